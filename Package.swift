@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// cycletrack depends on nothing but the Swift toolchain and two Debian C libraries
+// (libsqlite3-dev, libcurl4-openssl-dev), reached through system-library targets.
+let package = Package(
+    name: "cycletrack",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "cycletrack", targets: ["cycletrack"]),
+        .executable(name: "cycletrack-bench", targets: ["cycletrack-bench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // The domain, pure: no I/O, no clock.
+        .target(name: "CycleCore"),
+        // The ordered SQL migrations, embedded into the binary.
+        .target(
+            name: "Migrations",
+            path: "Migrations",
+            resources: [
+                .embedInCode("0001_initial.sql"),
+            ]
+        ),
+        // The world: HA client, SQLite store, configuration, discovery, runner.
+        .target(
+            name: "CycleTrack",
+            dependencies: ["CycleCore", "CSQLite", "CCurl", "Migrations"]
+        ),
+        .executableTarget(name: "cycletrack", dependencies: ["CycleTrack"]),
+        .executableTarget(name: "cycletrack-bench", dependencies: ["CycleTrack"]),
+        .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
+        .testTarget(name: "CycleTrackTests", dependencies: ["CycleTrack", "CycleCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CycleTrack", "CycleCore"]),
+    ]
+)
