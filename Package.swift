@@ -36,10 +36,13 @@ let package = Package(
             name: "CycleTrack",
             dependencies: ["CycleCore", "CSQLite", "CCurl", "Migrations"]
         ),
+        // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
+        // answers and faults standing in for Home Assistant. Never part of the service.
+        .target(name: "HTTPStandIn"),
         .executableTarget(name: "cycletrack", dependencies: ["CycleTrack"]),
-        .executableTarget(name: "cycletrack-bench", dependencies: ["CycleTrack"]),
+        .executableTarget(name: "cycletrack-bench", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
-        .testTarget(name: "CycleTrackTests", dependencies: ["CycleTrack", "CycleCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CycleTrack", "CycleCore"]),
+        .testTarget(name: "CycleTrackTests", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
     ]
 )

@@ -1,0 +1,38 @@
+/// Everything the core needs to know about one appliance: who it is and how its
+/// cycles are turned into pushes. Built by the service from the configuration
+/// (defaults as in INTERFACES.md); the core never reads files.
+public struct ApplianceSettings: Sendable, Equatable, Codable {
+    /// The part after `appliance_` in the notification tag: `[A-Za-z0-9_-]{1,50}`.
+    public var id: String
+    /// The start title, e.g. "Dishwasher".
+    public var name: String
+    /// `mdi:...`; nil means guessed from the program key or the name.
+    public var icon: String?
+    public var notifyStart: Bool = true
+    public var notifyProgress: Bool = false
+    public var notifyEnd: Bool = true
+    public var steps: ProgressSteps = .default
+    public var cyclePushLimit: Int = 18
+    /// Dashboard path sent as `url` and `clickAction`; nil sends neither.
+    public var dashboard: String?
+    /// Supernotify targets passed as is; nil or empty means Supernotify's default recipients.
+    public var target: [String]?
+    public var color: String?
+    public var relevance: Double?
+    public var persistent: Bool = false
+    public var fcmHighPriority: Bool = false
+    public var settleSeconds: Double = 30
+    public var minUpdateSeconds: Double = 15
+    public var finishJitterSeconds: Double = 120
+    public var temperatureStep: Double = 20
+    public var heartbeatMinutes: Double = 25
+    public var lostAfterMinutes: Double = 360
+    /// The Supernotify deliveries that reach phones (`delivery` of mobile-only calls).
+    public var mobileDeliveries: [String] = ["mobile_push"]
+    public var texts: Texts = Texts()
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
