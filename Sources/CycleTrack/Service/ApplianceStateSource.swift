@@ -1,0 +1,59 @@
+/// What one entity showed at one poll.
+public struct EntityReading: Sendable, Equatable {
+    public var state: String
+    public var unit: String?
+
+    public init(state: String, unit: String? = nil) {
+        self.state = state
+        self.unit = unit
+    }
+}
+
+/// Why a poll got nothing: one line for the log (never the token), and whether the
+/// token was refused, which calls for slower retries.
+public struct SourceFailure: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var isUnauthorized: Bool
+
+    public init(_ message: String, isUnauthorized: Bool = false) {
+        self.message = message
+        self.isUnauthorized = isUnauthorized
+    }
+
+    public var description: String { message }
+}
+
+/// Where the runner reads appliance states from: Home Assistant, or the demo's simulation.
+public protocol ApplianceStateSource: Sendable {
+    /// Every listed entity's state in one request; nil for an entity that doesn't exist.
+    func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityReading?]
+}
+
+/// What happened to one `supernotify.notify` call.
+public struct NotifyResult: Sendable, Equatable {
+    public var status: Int?
+    /// A one-line description when the call failed (never the token).
+    public var error: String?
+    public var latencyMs: Double
+
+    public init(status: Int?, error: String?, latencyMs: Double) {
+        self.status = status
+        self.error = error
+        self.latencyMs = latencyMs
+    }
+
+    public var accepted: Bool { status.map { (200..<300).contains($0) } ?? false }
+}
+
+/// One `supernotify.notify` call to make: the body is what goes over the wire; the
+/// rest is for sinks that show calls to a person (the demo).
+public struct NotifyRequest: Sendable {
+    public var applianceID: String
+    public var kind: String
+    public var body: String
+}
+
+/// Where the runner sends Supernotify calls: Home Assistant, or the demo's printer.
+public protocol NotifySink: Sendable {
+    func notify(_ request: NotifyRequest) async -> NotifyResult
+}

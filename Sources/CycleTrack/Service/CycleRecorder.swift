@@ -1,0 +1,121 @@
+import CycleCore
+import FoundationEssentials
+
+/// Writes what the core decided into the history store, one transaction per batch of
+/// effects, so that a crash at any moment leaves either nothing of the batch or all of
+/// it: the observation, the cycle's row, every planned call (recorded before it is
+/// sent) and the tracker's snapshot for a restart. `run`, `demo` and `replay --record`
+/// all record through it.
+final class CycleRecorder {
+    let store: HistoryStore
+    /// "run", "demo" or "replay": the cycles' `source` column.
+    let source: String
+    private var cycleIDs: [String: Int64] = [:]
+    private var lastEnergy: [String: Double] = [:]
+    private var lastRaw: [String: [Role: String]] = [:]
+    private var lastSaved: [String: ApplianceTracker.Snapshot] = [:]
+
+    init(store: HistoryStore, source: String) {
+        self.store = store
+        self.source = source
+    }
+
+    /// The store's id of the appliance's open cycle, if any.
+    func openCycleID(_ applianceID: String) -> Int64? { cycleIDs[applianceID] }
+
+    /// Restores an appliance's tracker and open cycle id from the store, or starts fresh.
+    func restoreTracker(settings: ApplianceSettings, log: Log) throws -> ApplianceTracker {
+        guard let json = try store.trackerState(applianceID: settings.id) else {
+            return ApplianceTracker(settings: settings)
+        }
+        do {
+            let state = try JSONDecoder().decode(PersistedTracker.self, from: Data(json.utf8))
+            cycleIDs[settings.id] = state.cycleID
+            return ApplianceTracker(settings: settings, restoring: state.tracker)
+        } catch {
+            log.warning("tracker_state_unreadable", ["appliance": settings.id, "error": "\(error)", "action": "starting fresh"])
+            return ApplianceTracker(settings: settings)
+        }
+    }
+
+    /// Records one batch and returns the calls to send, with their push ids, in order.
+    /// - Parameter status: `.pending` when the calls will be sent, `.notSent` for replay.
+    @discardableResult
+    func record(
+        appliance: ApplianceSettings,
+        observation: Observation?,
+        effects: [TrackerEffect],
+        tracker: ApplianceTracker,
+        status: PushStatus
+    ) throws -> [(pushID: Int64, call: SupernotifyCall)] {
+        let id = appliance.id
+        if let energy = observation?.energy { lastEnergy[id] = energy }
+        // Polling an idle appliance every half minute must not write every half minute.
+        let snapshot = tracker.snapshot
+        if effects.isEmpty, observation.map({ lastRaw[id] == $0.raw }) ?? true, lastSaved[id] == snapshot {
+            return []
+        }
+        let planned = try store.transaction { () throws -> [(pushID: Int64, call: SupernotifyCall)] in
+            var planned: [(pushID: Int64, call: SupernotifyCall)] = []
+            if let at = observation?.at ?? effects.firstTime {
+                try store.upsertAppliance(id: id, name: appliance.name, at: at)
+            }
+            // A cycle that starts with this observation owns it; one that ends with it too.
+            for case .cycleStarted(let at, let program) in effects where cycleIDs[id] == nil {
+                cycleIDs[id] = try store.openCycle(applianceID: id, program: program, startedAt: at, source: source)
+            }
+            if let observation {
+                let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0.rawValue, observation.raw[$0] ?? "unavailable") })
+                try store.recordObservation(applianceID: id, cycleID: cycleIDs[id], at: observation.at, states: states)
+            }
+            if let cycleID = cycleIDs[id], let cycle = tracker.cycle ?? nil {
+                try store.updateCycle(
+                    id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
+                    lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
+                    energyStart: cycle.energyAtStart)
+            }
+            for effect in effects {
+                switch effect {
+                case .call(let call):
+                    let pushID = try store.recordPush(
+                        cycleID: cycleIDs[id], applianceID: id, at: call.at, kind: call.kind.rawValue,
+                        reason: call.reason, body: call.bodyJSON(), status: status)
+                    planned.append((pushID, call))
+                case .cycleEnded(let at, let outcome):
+                    if let cycleID = cycleIDs.removeValue(forKey: id) {
+                        try store.closeCycle(id: cycleID, endedAt: at, outcome: outcome.rawValue, energyEnd: lastEnergy[id])
+                    }
+                case .cycleStarted, .heldBack, .warning:
+                    break
+                }
+            }
+            let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
+            let json = String(decoding: try JSONEncoder().encode(persisted), as: UTF8.self)
+            try store.saveTrackerState(applianceID: id, json: json, at: observation?.at ?? effects.firstTime ?? Date(timeIntervalSince1970: 0))
+            return planned
+        }
+        if let observation { lastRaw[id] = observation.raw }
+        lastSaved[id] = snapshot
+        return planned
+    }
+}
+
+/// What is kept per appliance between runs: the core's snapshot and the store's id of
+/// the open cycle.
+struct PersistedTracker: Codable {
+    var cycleID: Int64?
+    var tracker: ApplianceTracker.Snapshot
+}
+
+extension [TrackerEffect] {
+    var firstTime: Date? {
+        for effect in self {
+            switch effect {
+            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _): return at
+            case .call(let call): return call.at
+            case .warning: continue
+            }
+        }
+        return nil
+    }
+}
