@@ -1,11 +1,23 @@
-/// The schema migrations, in order. Each file in this folder named `NNNN_name.sql`
-/// must be listed here (SwiftPM names the bytes `_NNN_name_sql`: the first digit becomes `_`) (a test checks it) and in Package.swift's `.embedInCode`.
+/// One schema migration: the SQL that takes a database from `version - 1` to `version`.
 public struct Migration: Sendable {
+    /// The number in the file name (`0001_initial.sql` is version 1).
     public let version: Int
+    /// The rest of the file name (`initial`).
     public let name: String
+    /// The statements, without any transaction control: the migrator wraps them.
     public let sql: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
 }
 
+/// The schema migrations, in order. Each file in this folder named `NNNN_name.sql`
+/// must be listed here and in Package.swift's `.embedInCode` (a test checks both).
+/// SwiftPM names the embedded bytes after the file, with the first digit turned
+/// into `_`: `0001_initial.sql` becomes `PackageResources._001_initial_sql`.
 public enum Migrations {
     public static let all: [Migration] = [
         Migration(version: 1, name: "initial", sql: String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),

@@ -1,0 +1,66 @@
+import FoundationEssentials
+
+/// One row of `cycles`: a run of an appliance, open while `outcome` is nil.
+public struct CycleRecord: Sendable, Equatable {
+    public var id: Int64
+    public var applianceID: String
+    /// The program key as Home Assistant shows it, if known.
+    public var program: String?
+    public var startedAt: Date
+    public var endedAt: Date?
+    /// `finished`, `aborted`, `failed` or `lost`; nil while the cycle is open.
+    public var outcome: String?
+    public var firstPredictedFinish: Date?
+    public var lastPredictedFinish: Date?
+    /// The highest progress seen, 0...100.
+    public var maxProgress: Int?
+    /// How many Supernotify calls were made for the cycle (every status but `not_sent`).
+    public var pushes: Int
+    /// The appliance's energy counter at the start, kWh.
+    public var energyStart: Double?
+    /// Energy used by the cycle, kWh, when the counter was read at both ends.
+    public var energyKWh: Double?
+    /// `run`, `replay` or `demo`.
+    public var source: String
+
+    public init(
+        id: Int64, applianceID: String, program: String?, startedAt: Date, endedAt: Date?, outcome: String?,
+        firstPredictedFinish: Date?, lastPredictedFinish: Date?, maxProgress: Int?, pushes: Int,
+        energyStart: Double?, energyKWh: Double?, source: String
+    ) {
+        self.id = id
+        self.applianceID = applianceID
+        self.program = program
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.outcome = outcome
+        self.firstPredictedFinish = firstPredictedFinish
+        self.lastPredictedFinish = lastPredictedFinish
+        self.maxProgress = maxProgress
+        self.pushes = pushes
+        self.energyStart = energyStart
+        self.energyKWh = energyKWh
+        self.source = source
+    }
+
+    /// Whether the cycle is still running (no outcome yet).
+    public var isOpen: Bool { outcome == nil }
+
+    /// How long the cycle ran, for an ended cycle.
+    public var duration: TimeInterval? { endedAt.map { $0.timeIntervalSince(startedAt) } }
+
+    /// The columns `SQLiteRow` reading via `init(row:)` expects, in order.
+    static let columns = """
+        id, appliance_id, program, started_at, ended_at, outcome, first_predicted_finish, \
+        last_predicted_finish, max_progress, pushes, energy_start, energy_kwh, source
+        """
+
+    init(row: SQLiteRow) {
+        self.init(
+            id: row.int64(0), applianceID: row.string(1), program: row.optionalString(2),
+            startedAt: row.date(3), endedAt: row.optionalDate(4), outcome: row.optionalString(5),
+            firstPredictedFinish: row.optionalDate(6), lastPredictedFinish: row.optionalDate(7),
+            maxProgress: row.optionalInt64(8).map { Int($0) }, pushes: Int(row.int64(9)),
+            energyStart: row.optionalDouble(10), energyKWh: row.optionalDouble(11), source: row.string(12))
+    }
+}

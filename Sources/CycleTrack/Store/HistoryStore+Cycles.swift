@@ -1,0 +1,107 @@
+import CSQLite
+import FoundationEssentials
+
+extension HistoryStore {
+    /// Starts a cycle of the appliance and returns its id.
+    /// - Parameter source: `run`, `replay` or `demo`.
+    public func openCycle(applianceID: String, program: String?, startedAt: Date, source: String) throws(StoreError) -> Int64 {
+        try perform("opening a cycle of '\(applianceID)'") { () throws(SQLiteError) in
+            try connection.execute(
+                "INSERT INTO cycles (appliance_id, program, started_at, source) VALUES (?1, ?2, ?3, ?4)",
+                [applianceID, program, startedAt, source])
+            return connection.lastInsertRowID
+        }
+    }
+
+    /// Updates what is known of a cycle as it runs. A nil argument leaves the column
+    /// as it is. The first predicted finish and the energy counter at the start keep
+    /// the first value given; the program and the last predicted finish take the
+    /// latest; `maxProgress` only ever rises.
+    public func updateCycle(
+        id: Int64, program: String?, firstPredictedFinish: Date?, lastPredictedFinish: Date?,
+        maxProgress: Int?, energyStart: Double?
+    ) throws(StoreError) {
+        try perform("updating cycle \(id)") { () throws(SQLiteError) in
+            try connection.execute(
+                """
+                UPDATE cycles SET
+                    program = coalesce(?2, program),
+                    first_predicted_finish = coalesce(first_predicted_finish, ?3),
+                    last_predicted_finish = coalesce(?4, last_predicted_finish),
+                    max_progress = coalesce(max(max_progress, ?5), max_progress, ?5),
+                    energy_start = coalesce(energy_start, ?6)
+                WHERE id = ?1
+                """, [id, program, firstPredictedFinish, lastPredictedFinish, maxProgress, energyStart])
+        }
+        try requireChange("has no cycle \(id) (expected an id from openCycle)")
+    }
+
+    /// Ends an open cycle. `energy_kwh` becomes `energyEnd` minus the counter at the
+    /// start when both are known and the counter did not go backwards (a reset).
+    /// - Parameter outcome: `finished`, `aborted`, `failed` or `lost`.
+    public func closeCycle(id: Int64, endedAt: Date, outcome: String, energyEnd: Double?) throws(StoreError) {
+        try perform("closing cycle \(id)") { () throws(SQLiteError) in
+            try connection.execute(
+                """
+                UPDATE cycles SET
+                    ended_at = ?2,
+                    outcome = ?3,
+                    energy_kwh = CASE WHEN ?4 >= energy_start THEN ?4 - energy_start END
+                WHERE id = ?1 AND outcome IS NULL
+                """, [id, endedAt, outcome, energyEnd])
+        }
+        try requireChange("has no open cycle \(id) to close (expected an id from openCycle, not yet closed)")
+    }
+
+    /// The cycle with this id, if any.
+    public func cycle(id: Int64) throws(StoreError) -> CycleRecord? {
+        try perform("reading cycle \(id)") { () throws(SQLiteError) in
+            try connection.firstRow("SELECT \(CycleRecord.columns) FROM cycles WHERE id = ?1", [id], CycleRecord.init(row:))
+        }
+    }
+
+    /// Every cycle without an outcome, oldest first: what a restart resumes.
+    public func openCycles() throws(StoreError) -> [CycleRecord] {
+        try perform("reading the open cycles") { () throws(SQLiteError) in
+            try connection.rows(
+                "SELECT \(CycleRecord.columns) FROM cycles WHERE outcome IS NULL ORDER BY started_at, id",
+                [], CycleRecord.init(row:))
+        }
+    }
+
+    /// The cycles the filter matches, newest first (by start, then id).
+    public func cycles(matching filter: CycleFilter) throws(StoreError) -> [CycleRecord] {
+        var conditions: [String] = []
+        var values: [any SQLiteBindable] = []
+        func add(_ condition: String, _ value: (any SQLiteBindable)?) {
+            if let value { values.append(value) }
+            conditions.append(condition.replacing("?", with: "?\(values.count)"))
+        }
+        if let applianceID = filter.applianceID { add("appliance_id = ?", applianceID) }
+        if let since = filter.since { add("started_at >= ?", since) }
+        if let until = filter.until { add("started_at < ?", until) }
+        if let program = filter.program { add("instr(lower(program), lower(?)) > 0", program) }
+        switch filter.outcome {
+        case .open: add("outcome IS NULL", nil)
+        case .ended(let outcome): add("outcome = ?", outcome)
+        case nil: break
+        }
+        var sql = "SELECT \(CycleRecord.columns) FROM cycles"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY started_at DESC, id DESC"
+        if let limit = filter.limit {
+            values.append(limit)
+            sql += " LIMIT ?\(values.count)"
+        }
+        return try perform("listing cycles") { () throws(SQLiteError) in
+            try connection.rows(sql, values, CycleRecord.init(row:))
+        }
+    }
+
+    /// Fails with `problem` when the last statement changed no row.
+    func requireChange(_ problem: String) throws(StoreError) {
+        guard connection.changes > 0 else {
+            throw StoreError(path: path, kind: .missingRow, problem: problem)
+        }
+    }
+}

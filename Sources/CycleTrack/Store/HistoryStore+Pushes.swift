@@ -1,0 +1,64 @@
+import CSQLite
+import FoundationEssentials
+
+extension HistoryStore {
+    /// Records a Supernotify call (before it is made, as `pending`, or as `notSent`
+    /// when held back) and returns its id. The cycle's `pushes` count follows (every
+    /// status but `not_sent`), kept by the schema's triggers.
+    /// - Parameter kind: `start`, `quiet`, `progress`, `clear` or `end`.
+    public func recordPush(
+        cycleID: Int64?, applianceID: String, at: Date, kind: String, reason: String, body: String, status: PushStatus
+    ) throws(StoreError) -> Int64 {
+        try perform("recording a \(kind) push for '\(applianceID)'") { () throws(SQLiteError) in
+            try connection.execute(
+                """
+                INSERT INTO pushes (cycle_id, appliance_id, at, kind, reason, body, status, finished_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                """, [cycleID, applianceID, at, kind, reason, body, status.rawValue, status.isFinal ? at : nil])
+            return connection.lastInsertRowID
+        }
+    }
+
+    /// Records how a call went: its status, HTTP status, error and latency replace the
+    /// earlier ones; `finished_at` becomes `at` for a final status, and is cleared otherwise.
+    public func markPush(id: Int64, status: PushStatus, httpStatus: Int?, error: String?, latencyMs: Double?, at: Date) throws(StoreError) {
+        try perform("marking push \(id) \(status.rawValue)") { () throws(SQLiteError) in
+            try connection.execute(
+                """
+                UPDATE pushes SET status = ?2, http_status = ?3, error = ?4, latency_ms = ?5, finished_at = ?6
+                WHERE id = ?1
+                """, [id, status.rawValue, httpStatus, error, latencyMs, status.isFinal ? at : nil])
+        }
+        try requireChange("has no push \(id) (expected an id from recordPush)")
+    }
+
+    /// How many calls count against the daily budget on `now`'s UTC day: every
+    /// recorded call of any status but `not_sent` whose `at` falls in that day.
+    public func pushesCounted(onUTCDayOf now: Date) throws(StoreError) -> Int {
+        // Unix time has no leap seconds: UTC days are exact multiples of 86 400 s.
+        let dayStart = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        return try perform("counting today's pushes") { () throws(SQLiteError) in
+            try connection.firstRow(
+                "SELECT count(*) FROM pushes WHERE at >= ?1 AND at < ?2 AND status <> 'not_sent'",
+                [dayStart, dayStart + 86_400], { Int($0.int64(0)) }) ?? 0
+        }
+    }
+
+    /// Calls left `pending` or `sending` (by a crash or a stop), oldest first.
+    public func unfinishedPushes() throws(StoreError) -> [PushRecord] {
+        try perform("reading unfinished pushes") { () throws(SQLiteError) in
+            try connection.rows(
+                "SELECT \(PushRecord.columns) FROM pushes WHERE status IN ('pending', 'sending') ORDER BY id",
+                [], PushRecord.init(row:))
+        }
+    }
+
+    /// Every call recorded for the cycle, in the order recorded.
+    public func pushes(cycleID: Int64) throws(StoreError) -> [PushRecord] {
+        try perform("reading the pushes of cycle \(cycleID)") { () throws(SQLiteError) in
+            try connection.rows(
+                "SELECT \(PushRecord.columns) FROM pushes WHERE cycle_id = ?1 ORDER BY id",
+                [cycleID], PushRecord.init(row:))
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CSQLite
+import FoundationEssentials
+
+/// One row of `pushes`: a Supernotify call made, in flight, or held back.
+public struct PushRecord: Sendable, Equatable {
+    public var id: Int64
+    public var cycleID: Int64?
+    public var applianceID: String
+    /// When the planner decided on the call.
+    public var at: Date
+    /// `start`, `quiet`, `progress`, `clear` or `end`.
+    public var kind: String
+    /// Why the planner made (or held back) the call.
+    public var reason: String
+    /// The exact JSON body of the call.
+    public var body: String
+    public var status: PushStatus
+    public var httpStatus: Int?
+    public var error: String?
+    public var latencyMs: Double?
+    /// When the call reached a final status (see `PushStatus.isFinal`).
+    public var finishedAt: Date?
+
+    public init(
+        id: Int64, cycleID: Int64?, applianceID: String, at: Date, kind: String, reason: String, body: String,
+        status: PushStatus, httpStatus: Int?, error: String?, latencyMs: Double?, finishedAt: Date?
+    ) {
+        self.id = id
+        self.cycleID = cycleID
+        self.applianceID = applianceID
+        self.at = at
+        self.kind = kind
+        self.reason = reason
+        self.body = body
+        self.status = status
+        self.httpStatus = httpStatus
+        self.error = error
+        self.latencyMs = latencyMs
+        self.finishedAt = finishedAt
+    }
+
+    /// The columns `init(row:)` expects, in order.
+    static let columns = """
+        id, cycle_id, appliance_id, at, kind, reason, body, status, http_status, error, latency_ms, finished_at
+        """
+
+    init(row: SQLiteRow) throws(SQLiteError) {
+        let statusText = row.string(7)
+        guard let status = PushStatus(rawValue: statusText) else {
+            throw SQLiteError(
+                code: SQLITE_MISMATCH,
+                message: "pushes.status is '\(statusText)', expected one of \(PushStatus.allCases.map(\.rawValue).joined(separator: "|"))",
+                sql: row.sql)
+        }
+        self.init(
+            id: row.int64(0), cycleID: row.optionalInt64(1), applianceID: row.string(2), at: row.date(3),
+            kind: row.string(4), reason: row.string(5), body: row.string(6), status: status,
+            httpStatus: row.optionalInt64(8).map { Int($0) }, error: row.optionalString(9),
+            latencyMs: row.optionalDouble(10), finishedAt: row.optionalDate(11))
+    }
+}

@@ -1,0 +1,23 @@
+/// Where a Supernotify call stands. The raw values are what the `pushes.status` column holds.
+public enum PushStatus: String, Sendable, CaseIterable {
+    /// Recorded, not yet handed to Home Assistant.
+    case pending
+    /// The HTTP call is in flight. Left like this by a crash, it may or may not have reached phones.
+    case sending
+    /// Home Assistant accepted the call.
+    case sent
+    /// The call failed (HTTP error, timeout); see `error` and `httpStatus`.
+    case failed
+    /// Given up on (e.g. superseded, or the cycle ended before it could go).
+    case abandoned
+    /// Held back (budget): never called, and not counted against any budget.
+    case notSent = "not_sent"
+
+    /// Whether the call has reached its final state, so `finished_at` is set.
+    public var isFinal: Bool {
+        switch self {
+        case .pending, .sending: false
+        case .sent, .failed, .abandoned, .notSent: true
+        }
+    }
+}
