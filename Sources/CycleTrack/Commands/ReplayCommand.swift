@@ -79,8 +79,11 @@ struct ReplayCommand {
             }
         }
         if let error = recording?.error { throw error }
-        print(format == "jsonl" ? result.calls.map(CallLine.jsonl).joined(separator: "\n") : ReplayTable.render(result.calls),
-              terminator: result.calls.isEmpty ? "" : "\n")
+        if format == "jsonl" {
+            for call in result.calls { print(CallLine.jsonl(call)) }
+        } else {
+            print(ReplayTable.render(result.calls), terminator: "")
+        }
         fputs(ReplaySummary.render(result, settings: settings), stderr)
         return ExitCode.ok.rawValue
     }

@@ -3,16 +3,17 @@ import CycleCore
 /// `replay --format table`: one aligned line per call, for reading a tuning's cost.
 enum ReplayTable {
     static func render(_ calls: [SupernotifyCall]) -> String {
-        var rows = [["time (UTC)", "kind", "why", "progress", "title", "message"]]
+        var table = TextTable([("time (UTC)", .left), ("kind", .left), ("why", .left), ("progress", .right),
+                               ("title", .left), ("message", .left)])
         for call in calls {
             let extra: JSONObject? = if case .object(let object)? = call.body["extra_data"] { object } else { nil }
             let progress: String = if case .int(let value)? = extra?["progress"] { "\(value)%" } else { "" }
-            rows.append([
+            table.rows.append([
                 String(ISOTime.format(call.at).dropFirst(11).prefix(8)), call.kind.rawValue, call.reason, progress,
                 text(call.body["title"]), text(call.body["message"]),
             ])
         }
-        return TextTable.render(rows)
+        return table.text
     }
 
     private static func text(_ value: JSONValue?) -> String {
