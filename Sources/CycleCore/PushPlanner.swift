@@ -69,6 +69,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
         // The start's message doesn't say "Paused": a cycle first seen paused gets that update after settling.
         record(view: view, pause: .running, at: at)
         lastUpdateAt = nil
+        if view.pause != .running { pendingAt = at.addingTimeInterval(settings.settleSeconds) }
         cycle.calls += 1
         budget.spend()
         return [.call(SupernotifyCall(kind: kind, at: at, body: body, reason: "start"))]
