@@ -11,6 +11,7 @@ public struct ApplianceTracker: Sendable {
         var planner: PushPlanner
     }
 
+    /// The appliance's settings, as given at creation or restore.
     public private(set) var settings: ApplianceSettings
     private var machine = CycleMachine()
     private var planner = PushPlanner()
@@ -30,6 +31,7 @@ public struct ApplianceTracker: Sendable {
         planner = snapshot.planner
     }
 
+    /// The state to store so that a restarted service carries on where this one was.
     public var snapshot: Snapshot { Snapshot(machine: machine, planner: planner) }
 
     /// The open cycle, if any.
@@ -65,6 +67,7 @@ public struct ApplianceTracker: Sendable {
         return fireDeadlines(through: now, inclusive: true, budget: &budget)
     }
 
+    /// `observe` for an observation, `advance` for a tick.
     public mutating func handle(_ event: TrackerEvent, budget: DailyBudget) -> [TrackerEffect] {
         switch event {
         case .observed(let observation): observe(observation, budget: budget)

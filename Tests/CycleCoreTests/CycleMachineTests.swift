@@ -63,6 +63,34 @@ import Testing
         #expect(idleEffects == [.warning("unrecognised operation state 'spinning': previous state stands")])
     }
 
+    @Test func whileTheOperationStateIsUnavailableTheOtherValuesAreIgnored() {
+        var harness = Harness()
+        harness.see(zero, states("run", progress: 5, finish: finishA))
+        #expect(harness.see(minute(10), states("unavailable", progress: 50, finish: "2026-11-02T13:00:00+00:00",
+                                               program: "dishcare_dishwasher_program_auto_2")).isEmpty)
+        let back = harness.see(minute(11), states("run", progress: 6, finish: finishA))
+        #expect(back.isEmpty)
+        #expect(harness.tracker.cycle?.maxProgress == 6)
+    }
+
+    @Test func progressGoingUnavailableKeepsTheLastReported() {
+        var harness = Harness()
+        harness.see(zero, states("run", progress: 40, finish: finishA))
+        let moved = harness.see(minute(10), states("run", finish: "2026-11-02T12:00:00+00:00")).calls
+        #expect(moved.map(\.progress) == [40])
+    }
+
+    @Test func handleIsObserveAndAdvance() {
+        var direct = ApplianceTracker(settings: .dishwasher())
+        var viaEvents = direct
+        let observation = Observation(at: zero, raw: states("run"))
+        #expect(direct.observe(observation, budget: DailyBudget())
+            == viaEvents.handle(.observed(observation), budget: DailyBudget()))
+        let ticked = direct.advance(to: minute(30), budget: DailyBudget(openCycles: 1))
+        #expect(ticked.calls.count == 1)
+        #expect(ticked == viaEvents.handle(.tick(minute(30)), budget: DailyBudget(openCycles: 1)))
+    }
+
     @Test func cycleProgramIsTheFirstKnownWhileRunning() {
         var harness = Harness()
         harness.see(zero, states("run", program: nil))
