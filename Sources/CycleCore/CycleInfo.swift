@@ -17,6 +17,7 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
 
+    /// A cycle that has just begun, with no calls yet.
     public init(startedAt: Date, program: String? = nil) {
         self.startedAt = startedAt
         self.program = program

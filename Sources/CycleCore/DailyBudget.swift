@@ -10,6 +10,7 @@ public struct DailyBudget: Sendable, Equatable {
     /// Open cycles across all appliances, this appliance's own included if open.
     public var openCycles: Int
 
+    /// The budget as counted before the call it is given to.
     public init(limit: Int = 400, usedToday: Int = 0, openCycles: Int = 0) {
         self.limit = limit
         self.usedToday = usedToday

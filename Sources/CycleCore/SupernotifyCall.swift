@@ -30,6 +30,7 @@ public struct SupernotifyCall: Sendable, Equatable {
     /// "finish time", "program", "temperature", "heartbeat", "clear: finished", "end: finished".
     public var reason: String
 
+    /// A call of `kind` due `at`.
     public init(kind: CallKind, at: Date, body: JSONObject, reason: String) {
         self.kind = kind
         self.at = at

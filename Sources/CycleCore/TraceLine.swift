@@ -5,6 +5,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int
     public var message: String
 
+    /// An error on `line` (1-based), saying what was expected and what was found.
     public init(line: Int, message: String) {
         self.line = line
         self.message = message
@@ -22,6 +23,7 @@ public struct TraceLine: Sendable {
     /// Keys of `states` that name no role, sorted; ignored.
     public var unknownRoles: [String]
 
+    /// A line as `run` records it.
     public init(at: Date, raw: [Role: String], unknownRoles: [String] = []) {
         self.at = at
         self.raw = raw
