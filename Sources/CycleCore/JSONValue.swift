@@ -43,3 +43,76 @@ public struct JSONObject: Sendable, Equatable, Hashable {
         }
     }
 }
+
+extension JSONValue {
+    /// Compact JSON: no spaces, keys in insertion order, "/" not escaped, non-ASCII
+    /// characters kept as they are (the bytes HA receives, stores and logs).
+    public func compactJSON() -> String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .double(let value):
+            // JSON has no NaN or infinity.
+            out += value.isFinite ? String(value) : "null"
+        case .string(let value): JSONValue.writeString(value, to: &out)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let object): object.write(to: &out)
+        }
+    }
+
+    static func writeString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSONObject {
+    /// Compact JSON of the object, as `JSONValue.compactJSON()`.
+    public func compactJSON() -> String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    func write(to out: inout String) {
+        out += "{"
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { out += "," }
+            JSONValue.writeString(pair.key, to: &out)
+            out += ":"
+            pair.value.write(to: &out)
+        }
+        out += "}"
+    }
+}

@@ -30,3 +30,66 @@ public enum OperationReading: Sendable, Equatable {
     /// A value outside the known states: ignored with a warning, the previous state stands.
     case unrecognised(String)
 }
+
+/// What HA showed for one appliance's entities at one moment, read into the values
+/// the cycle machine works with. `raw` keeps the exact strings (for the store and
+/// for replay); every derived value is nil when HA had nothing usable.
+public struct Observation: Sendable, Equatable {
+    public var at: Date
+    /// Exactly what HA showed; a missing role means unavailable.
+    public var raw: [Role: String]
+    public var operation: OperationReading
+    /// 0...100, rounded down; nil when not reported, not a number or out of range.
+    public var progress: Int?
+    /// Nil when not a valid ISO 8601 timestamp with a zone.
+    public var finishTime: Date?
+    /// The program key; nil for `unknown`, `unavailable` or empty.
+    public var program: String?
+    public var door: String?
+    public var temperature: Double?
+    /// The temperature entity's unit; shown as "°C" when nil.
+    public var temperatureUnit: String?
+    /// Watts.
+    public var power: Double?
+    /// kWh; converted from Wh when the entity's unit is `Wh`.
+    public var energy: Double?
+
+    /// Reads `raw` (HA state strings by role) with the entities' units of measurement.
+    public init(at: Date, raw: [Role: String], units: [Role: String] = [:]) {
+        self.at = at
+        self.raw = raw
+        let state = Observation.present(raw[.operationState])
+        if let state {
+            operation = OperationState(rawValue: state.lowercased()).map(OperationReading.known) ?? .unrecognised(state)
+        } else {
+            operation = .unavailable
+        }
+        if let value = Observation.number(raw[.progress]), (0...100).contains(value) {
+            progress = Int(value.rounded(.down))
+        }
+        finishTime = Observation.present(raw[.finishTime]).flatMap(ISOTime.parse)
+        program = Observation.present(raw[.program])
+        door = Observation.present(raw[.door])
+        temperature = Observation.number(raw[.temperature])
+        temperatureUnit = units[.temperature].flatMap(Observation.present)
+        power = Observation.number(raw[.power])
+        if let value = Observation.number(raw[.energy]) {
+            energy = units[.energy]?.trimmingASCIISpaces() == "Wh" ? value / 1000 : value
+        }
+    }
+
+    /// The state text, or nil for HA's "no value" states.
+    static func present(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let trimmed = text.trimmingASCIISpaces()
+        switch trimmed.lowercased() {
+        case "", "unavailable", "unknown", "none": return nil
+        default: return trimmed
+        }
+    }
+
+    static func number(_ text: String?) -> Double? {
+        guard let text = present(text), let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}

@@ -18,3 +18,86 @@ public struct Texts: Sendable, Equatable, Codable {
 
     public init() {}
 }
+
+extension Texts {
+    /// For each text, by its configuration key, the placeholders it may use
+    /// (INTERFACES.md): `{name}` everywhere, the rest where they have a value.
+    public static let placeholders: [String: Set<String>] = [
+        "started": ["name"],
+        "started_program": ["name", "program"],
+        "paused": ["name"],
+        "action_required": ["name"],
+        "running": ["name"],
+        "percent_complete": ["name", "percent"],
+        "finished": ["name"],
+        "aborted": ["name"],
+        "failed": ["name"],
+        "lost": ["name"],
+        "done_in": ["name", "program", "duration"],
+        "done_in_no_program": ["name", "duration"],
+        "hours": [],
+        "minutes": [],
+    ]
+
+    /// Every text with its configuration key, in the configuration's order.
+    public var entries: [(key: String, text: String)] {
+        [
+            ("started", started), ("started_program", startedProgram), ("paused", paused),
+            ("action_required", actionRequired), ("running", running), ("percent_complete", percentComplete),
+            ("finished", finished), ("aborted", aborted), ("failed", failed), ("lost", lost),
+            ("done_in", doneIn), ("done_in_no_program", doneInNoProgram), ("hours", hours), ("minutes", minutes),
+        ]
+    }
+
+    /// Problems with the texts, one line each, naming the text's key and the
+    /// placeholder it doesn't know; empty when all is well.
+    public func validate() -> [String] {
+        var problems: [String] = []
+        for entry in entries {
+            let allowed = Texts.placeholders[entry.key] ?? []
+            for name in Texts.placeholderNames(in: entry.text) where !allowed.contains(name) {
+                let expected = allowed.isEmpty ? "none" : allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")
+                problems.append("texts.\(entry.key): unknown placeholder {\(name)} (expected \(expected))")
+            }
+        }
+        return problems
+    }
+
+    /// The `{placeholder}` names used in `text`, in order of appearance.
+    static func placeholderNames(in text: String) -> [String] {
+        var names: [String] = []
+        var current: String?
+        for character in text {
+            if character == "{" {
+                current = ""
+            } else if character == "}", let name = current {
+                names.append(name)
+                current = nil
+            } else if current != nil {
+                current?.append(character)
+            }
+        }
+        return names
+    }
+
+    /// `text` with each `{key}` of `values` replaced; other braces are left as written.
+    static func render(_ text: String, _ values: [String: String]) -> String {
+        var result = ""
+        var pending: String?
+        for character in text {
+            if character == "{" {
+                if let open = pending { result += "{" + open }
+                pending = ""
+            } else if character == "}", let name = pending {
+                result += values[name] ?? "{" + name + "}"
+                pending = nil
+            } else if pending != nil {
+                pending?.append(character)
+            } else {
+                result.append(character)
+            }
+        }
+        if let open = pending { result += "{" + open }
+        return result
+    }
+}

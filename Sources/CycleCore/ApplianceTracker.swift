@@ -1,0 +1,120 @@
+import FoundationEssentials
+
+/// Follows one appliance: takes its observations and the passing of time, and says
+/// which cycles begin and end and which Supernotify calls to make. `cycletrack run`
+/// and `cycletrack replay` both drive it; it performs no I/O and reads no clock.
+public struct ApplianceTracker: Sendable {
+    /// Everything needed to carry on after a restart: the machine's state, the open
+    /// cycle and what was last sent for it. Codable, for the store.
+    public struct Snapshot: Sendable, Codable, Equatable {
+        var machine: CycleMachine
+        var planner: PushPlanner
+    }
+
+    /// The appliance's settings, as given at creation or restore.
+    public private(set) var settings: ApplianceSettings
+    private var machine = CycleMachine()
+    private var planner = PushPlanner()
+    /// The cycle that ended last, with its final values (energy, calls), for the store.
+    public private(set) var lastEndedCycle: CycleInfo?
+
+    /// A tracker with no open cycle.
+    public init(settings: ApplianceSettings) {
+        self.settings = settings
+    }
+
+    /// A tracker carrying on from `snapshot`. `settings` may have changed since; the
+    /// open cycle keeps the steps it was planned with.
+    public init(settings: ApplianceSettings, restoring snapshot: Snapshot) {
+        self.settings = settings
+        machine = snapshot.machine
+        planner = snapshot.planner
+    }
+
+    /// The state to store so that a restarted service carries on where this one was.
+    public var snapshot: Snapshot { Snapshot(machine: machine, planner: planner) }
+
+    /// The open cycle, if any.
+    public var cycle: CycleInfo? { machine.cycle }
+
+    /// The earliest time a tick would do something: a coalesced update, a
+    /// heartbeat or the lost timeout.
+    public var nextDeadline: Date? {
+        let lost = machine.lostDeadline(after: settings.lostAfterMinutes)
+        guard let cycle = machine.cycle, let view = machine.view,
+              let update = planner.deadline(cycle: cycle, view: view, settings: settings)
+        else { return lost }
+        return lost.map { min($0, update) } ?? update
+    }
+
+    /// Steps thinned away so that the tuning fits the per-cycle limit.
+    public var droppedSteps: [Int] { PushPlanner.plannedSteps(settings).dropped }
+
+    /// Fires every deadline strictly before `observation.at` (as ticks), then handles
+    /// the observation. Calls emitted count against `budget` as they go.
+    public mutating func observe(_ observation: Observation, budget: DailyBudget) -> [TrackerEffect] {
+        var budget = budget
+        var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
+        for event in machine.observe(observation) {
+            effects += perform(event, at: observation.at, budget: &budget)
+        }
+        return effects
+    }
+
+    /// Fires every deadline at or before `now`.
+    public mutating func advance(to now: Date, budget: DailyBudget) -> [TrackerEffect] {
+        var budget = budget
+        return fireDeadlines(through: now, inclusive: true, budget: &budget)
+    }
+
+    /// `observe` for an observation, `advance` for a tick.
+    public mutating func handle(_ event: TrackerEvent, budget: DailyBudget) -> [TrackerEffect] {
+        switch event {
+        case .observed(let observation): observe(observation, budget: budget)
+        case .tick(let now): advance(to: now, budget: budget)
+        }
+    }
+
+    private mutating func fireDeadlines(through limit: Date, inclusive: Bool, budget: inout DailyBudget)
+        -> [TrackerEffect] {
+        var effects: [TrackerEffect] = []
+        while let due = nextDeadline, inclusive ? due <= limit : due < limit {
+            // The lost timeout first: an update due at the same moment as the end is dropped.
+            let ended = machine.expire(at: due, lostAfterMinutes: settings.lostAfterMinutes)
+            if ended.isEmpty {
+                effects += perform(.changed, at: due, budget: &budget)
+            } else {
+                for event in ended { effects += perform(event, at: due, budget: &budget) }
+            }
+            // Every firing moves the deadline on (a call sent, held back or rescheduled);
+            // stop rather than spin should that invariant ever break.
+            if let next = nextDeadline, next <= due { break }
+        }
+        return effects
+    }
+
+    private mutating func perform(_ event: CycleMachine.Event, at: Date, budget: inout DailyBudget)
+        -> [TrackerEffect] {
+        switch event {
+        case .warning(let text):
+            return [.warning(text)]
+        case .started(var cycle):
+            budget.openCycles += 1
+            var effects: [TrackerEffect] = [.cycleStarted(at: cycle.startedAt, program: cycle.program)]
+            effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget)
+            machine.cycle = cycle
+            return effects
+        case .changed:
+            guard var cycle = machine.cycle, let view = machine.view else { return [] }
+            let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget)
+            machine.cycle = cycle
+            return effects
+        case .ended(var cycle, let endedAt, let outcome):
+            var effects = planner.end(&cycle, at: endedAt, outcome: outcome, settings: settings, budget: &budget)
+            budget.openCycles = max(0, budget.openCycles - 1)
+            lastEndedCycle = cycle
+            effects.append(.cycleEnded(at: endedAt, outcome: outcome))
+            return effects
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import FoundationEssentials
+
+/// The open cycle as the store keeps it.
+public struct CycleInfo: Sendable, Equatable, Codable {
+    public var startedAt: Date
+    /// The first program known while it runs.
+    public var program: String?
+    public var firstPredictedFinish: Date?
+    public var lastPredictedFinish: Date?
+    public var maxProgress: Int?
+    /// Calls emitted for this cycle so far (start, updates, clear, end).
+    public var calls: Int
+    /// The energy counter (kWh) when the cycle started, or first seen while it ran.
+    public var energyAtStart: Double?
+    /// The energy counter (kWh) last seen while it ran; with `energyAtStart`, the cycle's energy.
+    public var energyLatest: Double?
+    /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
+    public var silent: Bool
+
+    /// A cycle that has just begun, with no calls yet.
+    public init(startedAt: Date, program: String? = nil) {
+        self.startedAt = startedAt
+        self.program = program
+        self.calls = 0
+        self.silent = false
+    }
+
+    /// kWh used so far, when an energy counter was seen at both ends.
+    public var energyUsed: Double? {
+        guard let start = energyAtStart, let latest = energyLatest else { return nil }
+        return latest - start
+    }
+}

@@ -1,0 +1,164 @@
+import FoundationEssentials
+
+/// The cycle state machine of BEHAVIOUR.md, as a value: idle → running (paused,
+/// action required, unavailable for a while) → ended → idle. It sees time only
+/// through the observations and the `expire(at:)` calls it is given, and returns
+/// what happened to the cycle; the `PushPlanner` decides what to send about it.
+struct CycleMachine: Sendable, Codable, Equatable {
+    /// What happened to the cycle on one event.
+    enum Event: Sendable, Equatable {
+        case started(CycleInfo)
+        /// The running cycle's view may have changed (the operation state is available).
+        case changed
+        /// The final record of the cycle that ended.
+        case ended(CycleInfo, at: Date, outcome: CycleOutcome)
+        case warning(String)
+    }
+
+    private enum State: Sendable, Codable, Equatable {
+        case idle
+        case running(Running)
+    }
+
+    struct Running: Sendable, Codable, Equatable {
+        var cycle: CycleInfo
+        var view: CycleView
+        /// When the operation state went unavailable or unknown; nil while available.
+        var unavailableSince: Date?
+    }
+
+    private var state: State = .idle
+    /// The last recognised operation reading (nil: unavailable), which stands when
+    /// an unrecognised one arrives.
+    private var previous: OperationState?
+
+    /// The open cycle, if any.
+    var cycle: CycleInfo? {
+        get {
+            guard case .running(let running) = state else { return nil }
+            return running.cycle
+        }
+        set {
+            guard case .running(var running) = state, let newValue else { return }
+            running.cycle = newValue
+            state = .running(running)
+        }
+    }
+
+    /// The running cycle's view; nil while idle.
+    var view: CycleView? {
+        guard case .running(let running) = state else { return nil }
+        return running.view
+    }
+
+    /// When the open cycle is lost if the operation state stays unavailable.
+    func lostDeadline(after minutes: Double) -> Date? {
+        guard case .running(let running) = state, let since = running.unavailableSince else { return nil }
+        return since.addingTimeInterval(minutes * 60)
+    }
+
+    /// Ends the open cycle as lost at `date` if it has been unavailable that long.
+    mutating func expire(at date: Date, lostAfterMinutes minutes: Double) -> [Event] {
+        guard case .running(let running) = state, let deadline = lostDeadline(after: minutes), deadline <= date else {
+            return []
+        }
+        state = .idle
+        return [.ended(running.cycle, at: deadline, outcome: .lost)]
+    }
+
+    /// Takes one observation through the table of BEHAVIOUR.md.
+    mutating func observe(_ observation: Observation) -> [Event] {
+        var events: [Event] = []
+        let reading: OperationState?
+        switch observation.operation {
+        case .known(let known):
+            reading = known
+            previous = known
+        case .unavailable:
+            reading = nil
+            previous = nil
+        case .unrecognised(let text):
+            events.append(.warning("unrecognised operation state '\(text)': previous state stands"))
+            // The previous state stands, but once running it must not end or start the
+            // cycle a second time: only its values count.
+            guard case .running = state else { return events }
+            reading = previous
+        }
+
+        switch state {
+        case .idle:
+            guard let reading else { return events }
+            switch reading {
+            case .run, .pause, .actionrequired:
+                var running = Running(cycle: CycleInfo(startedAt: observation.at), view: CycleView())
+                running.absorb(observation, pause: PauseState(reading))
+                state = .running(running)
+                events.append(.started(running.cycle))
+            case .delayedstart, .finished, .ready, .inactive, .error, .aborting:
+                break
+            }
+        case .running(var running):
+            guard let reading else {
+                running.view.available = false
+                if running.unavailableSince == nil { running.unavailableSince = observation.at }
+                state = .running(running)
+                return events
+            }
+            let outcome: CycleOutcome
+            switch reading {
+            case .run, .pause, .actionrequired, .delayedstart:
+                running.absorb(observation, pause: PauseState(reading))
+                state = .running(running)
+                events.append(.changed)
+                return events
+            case .finished, .ready, .inactive: outcome = .finished
+            case .error: outcome = .failed
+            case .aborting: outcome = .aborted
+            }
+            if let energy = observation.energy { running.cycle.energyLatest = energy }
+            state = .idle
+            events.append(.ended(running.cycle, at: observation.at, outcome: outcome))
+        }
+        return events
+    }
+}
+
+extension CycleMachine.Running {
+    /// Takes the values of an observation whose operation state says the cycle runs.
+    mutating func absorb(_ observation: Observation, pause: PauseState) {
+        unavailableSince = nil
+        view.available = true
+        view.pause = pause
+        if let progress = observation.progress {
+            view.progress = progress
+            cycle.maxProgress = max(cycle.maxProgress ?? progress, progress)
+        }
+        view.finishTime = observation.finishTime
+        if let finish = observation.finishTime {
+            if cycle.firstPredictedFinish == nil { cycle.firstPredictedFinish = finish }
+            cycle.lastPredictedFinish = finish
+        }
+        if let program = observation.program {
+            view.program = program
+            if cycle.program == nil { cycle.program = program }
+        }
+        if let temperature = observation.temperature {
+            view.temperature = temperature
+            view.temperatureUnit = observation.temperatureUnit
+        }
+        if let energy = observation.energy {
+            if cycle.energyAtStart == nil { cycle.energyAtStart = energy }
+            cycle.energyLatest = energy
+        }
+    }
+}
+
+extension PauseState {
+    init(_ state: OperationState) {
+        switch state {
+        case .pause: self = .paused
+        case .actionrequired: self = .actionRequired
+        default: self = .running
+        }
+    }
+}

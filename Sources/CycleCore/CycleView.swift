@@ -1,0 +1,24 @@
+import FoundationEssentials
+
+/// Whether a running cycle is going, paused, or waiting for the user.
+enum PauseState: String, Sendable, Codable, Equatable {
+    case running, paused, actionRequired
+}
+
+/// What a running cycle currently looks like: the values a live call shows.
+struct CycleView: Sendable, Codable, Equatable {
+    /// The last progress reported during the cycle, kept when the sensor goes
+    /// unavailable so the bar doesn't vanish; nil until some progress (0 included)
+    /// was reported.
+    var progress: Int?
+    /// The finish time currently reported; nil when the sensor has none.
+    var finishTime: Date?
+    /// The latest program key known during the cycle.
+    var program: String?
+    /// The latest temperature known during the cycle.
+    var temperature: Double?
+    var temperatureUnit: String?
+    var pause: PauseState = .running
+    /// False while the operation state is unavailable or unknown.
+    var available = true
+}

@@ -1,0 +1,222 @@
+import FoundationEssentials
+
+/// Decides which `supernotify.notify` calls a cycle gets (PAYLOADS.md, "Budget",
+/// "Progress steps" and "Timing"): what is news, when it may go out, and whether
+/// the per-cycle and daily budgets let it. A value, reset at every cycle start.
+struct PushPlanner: Sendable, Codable, Equatable {
+    /// What the last live call showed.
+    struct Sent: Sendable, Codable, Equatable {
+        var progress: Int?
+        /// Nil when the call carried none (none reported, or paused).
+        var finishTime: Date?
+        var pause: PauseState
+        var program: String?
+    }
+
+    /// What changed since the last live call, and so might be worth one.
+    private struct News {
+        var crossedSteps: [Int] = []
+        var pauseChange = false
+        var finishTime = false
+        var program = false
+        var temperature = false
+        var heartbeat = false
+
+        var isEmpty: Bool { crossedSteps.isEmpty && !pauseChange && !finishTime && !program && !temperature && !heartbeat }
+        /// Steps and pause changes may take any free slot; the rest only spare ones.
+        var isUrgent: Bool { !crossedSteps.isEmpty || pauseChange }
+    }
+
+    /// This cycle's steps, after thinning to fit the per-cycle limit.
+    private(set) var steps: [Int] = []
+    /// The highest step already sent (or passed when the start was sent).
+    private var stepReached: Int?
+    /// Nil until the start went out (and for a silent cycle).
+    private var sent: Sent?
+    /// The temperature last sent, or first seen when the start had none.
+    private var temperatureBaseline: Double?
+    private var lastLiveCallAt: Date?
+    /// The last `quiet` or `progress` call.
+    private var lastUpdateAt: Date?
+    /// When news held back by `settle_seconds` or `min_update_seconds` may go out.
+    private var pendingAt: Date?
+    /// When a heartbeat was last held back: the next is due a heartbeat after it.
+    private var heartbeatHeldAt: Date?
+    /// The last held-back call, so that the same one is reported once, not on every observation.
+    private var lastHeldBack: String?
+
+    /// The steps that `settings` keep for a cycle.
+    static func plannedSteps(_ settings: ApplianceSettings) -> (kept: [Int], dropped: [Int]) {
+        settings.steps.thinned(toFit: max(0, settings.cyclePushLimit - 3))
+    }
+
+    // MARK: Events
+
+    /// A cycle began: the start call, or nothing at all when the daily budget has no
+    /// room for it (the cycle is then silent). `budget` already counts the cycle as open.
+    mutating func start(_ cycle: inout CycleInfo, view: CycleView, settings: ApplianceSettings,
+                        budget: inout DailyBudget) -> [TrackerEffect] {
+        self = PushPlanner()
+        steps = PushPlanner.plannedSteps(settings).kept
+        let at = cycle.startedAt
+        let kind: CallKind = settings.notifyStart ? .start : .quiet
+        guard budget.allows(kind, asStart: true) else {
+            cycle.silent = true
+            return [.heldBack(kind: kind, at: at, reason: "start")]
+        }
+        let message = SupernotifyBody.startMessage(program: view.program, settings: settings)
+        let body = SupernotifyBody.live(kind: kind, message: message, view: view, cycle: cycle, settings: settings)
+        // The start's message doesn't say "Paused": a cycle first seen paused gets that update after settling.
+        record(view: view, pause: .running, at: at)
+        lastUpdateAt = nil
+        if view.pause != .running { pendingAt = at.addingTimeInterval(settings.settleSeconds) }
+        cycle.calls += 1
+        budget.spend()
+        return [.call(SupernotifyCall(kind: kind, at: at, body: body, reason: "start"))]
+    }
+
+    /// The running cycle's view may have changed, or time passed (`now`): sends the
+    /// latest state when something is news and timing and budgets allow.
+    mutating func update(_ cycle: inout CycleInfo, view: CycleView, at now: Date, settings: ApplianceSettings,
+                         budget: inout DailyBudget) -> [TrackerEffect] {
+        pendingAt = nil
+        guard !cycle.silent, sent != nil, view.available else { return [] }
+        if temperatureBaseline == nil { temperatureBaseline = view.temperature }
+        let news = self.news(view: view, at: now, settings: settings)
+        if news.isEmpty { return [] }
+
+        let crossedTens = news.crossedSteps.filter { $0 % 10 == 0 && (10...90).contains($0) }
+        let kind: CallKind = settings.notifyProgress && !crossedTens.isEmpty ? .progress : .quiet
+        let reason = PushPlanner.reason(news, view: view)
+
+        let free = max(0, settings.cyclePushLimit - 2 - cycle.calls)
+        let stepsAhead = view.progress == nil ? 0 : steps.filter { $0 > (stepReached ?? Int.min) }.count
+        guard news.isUrgent ? free >= 1 : free > stepsAhead else {
+            return holdBack(kind: kind, at: now, reason: reason, heartbeat: news.heartbeat)
+        }
+        var earliest = cycle.startedAt.addingTimeInterval(settings.settleSeconds)
+        if let lastUpdateAt { earliest = max(earliest, lastUpdateAt.addingTimeInterval(settings.minUpdateSeconds)) }
+        if now < earliest {
+            pendingAt = earliest
+            return []
+        }
+        guard budget.allows(kind) else {
+            return holdBack(kind: kind, at: now, reason: reason, heartbeat: news.heartbeat)
+        }
+
+        let message = if kind == .progress, let highest = crossedTens.max() {
+            SupernotifyBody.percentMessage(highest, settings: settings)
+        } else {
+            SupernotifyBody.quietMessage(view: view, settings: settings)
+        }
+        let body = SupernotifyBody.live(kind: kind, message: message, view: view, cycle: cycle, settings: settings)
+        record(view: view, pause: view.pause, at: now)
+        lastUpdateAt = now
+        cycle.calls += 1
+        budget.spend()
+        return [.call(SupernotifyCall(kind: kind, at: now, body: body, reason: reason))]
+    }
+
+    /// The cycle ended: its clear, always (unless silent), then the end notification
+    /// for a finished cycle when `notify_end` is on and the day has budget left.
+    mutating func end(_ cycle: inout CycleInfo, at: Date, outcome: CycleOutcome, settings: ApplianceSettings,
+                      budget: inout DailyBudget) -> [TrackerEffect] {
+        defer { self = PushPlanner() }
+        guard !cycle.silent else { return [] }
+        var effects: [TrackerEffect] = []
+        let clear = SupernotifyBody.clear(outcome: outcome, settings: settings)
+        effects.append(.call(SupernotifyCall(kind: .clear, at: at, body: clear, reason: "clear: \(outcome.rawValue)")))
+        cycle.calls += 1
+        budget.spend()
+        guard outcome == .finished, settings.notifyEnd else { return effects }
+        let reason = "end: \(outcome.rawValue)"
+        guard budget.allows(.end) else {
+            effects.append(.heldBack(kind: .end, at: at, reason: reason))
+            return effects
+        }
+        let body = SupernotifyBody.end(cycle: cycle, at: at, settings: settings)
+        effects.append(.call(SupernotifyCall(kind: .end, at: at, body: body, reason: reason)))
+        cycle.calls += 1
+        budget.spend()
+        return effects
+    }
+
+    /// When `update` would next do something without a new observation: a
+    /// coalesced update falling due, or a heartbeat.
+    func deadline(cycle: CycleInfo, view: CycleView, settings: ApplianceSettings) -> Date? {
+        guard !cycle.silent, sent != nil, view.available else { return nil }
+        if let pendingAt { return pendingAt }
+        return heartbeatDue(settings: settings)
+    }
+
+    // MARK: Deciding
+
+    private func heartbeatDue(settings: ApplianceSettings) -> Date? {
+        guard let sent, sent.finishTime == nil, let lastLiveCallAt else { return nil }
+        let from = max(lastLiveCallAt, heartbeatHeldAt ?? lastLiveCallAt)
+        return from.addingTimeInterval(settings.heartbeatMinutes * 60)
+    }
+
+    private func news(view: CycleView, at now: Date, settings: ApplianceSettings) -> News {
+        guard let sent else { return News() }
+        var news = News()
+        if let progress = view.progress {
+            news.crossedSteps = steps.filter { $0 <= progress && $0 > (stepReached ?? Int.min) }
+        }
+        news.pauseChange = view.pause != sent.pause
+        // While paused HA keeps pushing the finish time later: not news; the resume brings it.
+        if view.pause == .running {
+            switch (view.finishTime, sent.finishTime) {
+            case (nil, nil): break
+            case (let now?, let last?): news.finishTime = abs(now.timeIntervalSince(last)) >= settings.finishJitterSeconds
+            default: news.finishTime = true
+            }
+        }
+        if let program = view.program { news.program = program != sent.program }
+        if let temperature = view.temperature, let baseline = temperatureBaseline {
+            news.temperature = abs(temperature - baseline) >= settings.temperatureStep
+        }
+        if let due = heartbeatDue(settings: settings) { news.heartbeat = now >= due }
+        return news
+    }
+
+    private static func reason(_ news: News, view: CycleView) -> String {
+        if let step = news.crossedSteps.max() { return "step \(step)" }
+        if news.pauseChange {
+            switch view.pause {
+            case .paused: return "pause"
+            case .actionRequired: return "action required"
+            case .running: return "resume"
+            }
+        }
+        if news.finishTime { return "finish time" }
+        if news.program { return "program" }
+        if news.temperature { return "temperature" }
+        return "heartbeat"
+    }
+
+    private mutating func holdBack(kind: CallKind, at: Date, reason: String, heartbeat: Bool) -> [TrackerEffect] {
+        if heartbeat { heartbeatHeldAt = at }
+        let key = "\(kind.rawValue) \(reason)"
+        guard key != lastHeldBack else { return [] }
+        lastHeldBack = key
+        return [.heldBack(kind: kind, at: at, reason: reason)]
+    }
+
+    /// Remembers what a live call showed.
+    private mutating func record(view: CycleView, pause: PauseState, at: Date) {
+        sent = Sent(
+            progress: view.progress,
+            finishTime: view.pause == .running ? view.finishTime : nil,
+            pause: pause,
+            program: view.program ?? sent?.program
+        )
+        if let progress = view.progress, let reached = steps.filter({ $0 <= progress }).max() {
+            stepReached = max(stepReached ?? reached, reached)
+        }
+        if let temperature = view.temperature { temperatureBaseline = temperature }
+        lastLiveCallAt = at
+        heartbeatHeldAt = nil
+        lastHeldBack = nil
+    }
+}

@@ -1,0 +1,44 @@
+import FoundationEssentials
+
+/// The kinds of `supernotify.notify` call (PAYLOADS.md, "Kinds of call").
+public enum CallKind: String, Sendable, Codable, CaseIterable {
+    case start, quiet, progress, clear, end
+
+    /// Whether the phone alerts: `start`, `progress` and `end` do.
+    public var isAlerting: Bool {
+        switch self {
+        case .start, .progress, .end: true
+        case .quiet, .clear: false
+        }
+    }
+}
+
+/// How a cycle ended.
+public enum CycleOutcome: String, Sendable, Codable, CaseIterable {
+    case finished, aborted, failed
+    /// The operation state stayed unavailable longer than `lost_after_minutes`.
+    case lost
+}
+
+/// One call the service is to make: `POST /api/services/supernotify/notify` with `body`.
+public struct SupernotifyCall: Sendable, Equatable {
+    public var kind: CallKind
+    public var at: Date
+    /// The exact JSON body.
+    public var body: JSONObject
+    /// Why it was made, short, for logs: "start", "step 40", "pause", "resume",
+    /// "finish time", "program", "temperature", "heartbeat", "clear: finished", "end: finished".
+    public var reason: String
+
+    /// A call of `kind` due `at`.
+    public init(kind: CallKind, at: Date, body: JSONObject, reason: String) {
+        self.kind = kind
+        self.at = at
+        self.body = body
+        self.reason = reason
+    }
+
+    /// The body as sent: compact JSON, keys in insertion order, "/" not escaped,
+    /// Unicode kept as is.
+    public func bodyJSON() -> String { body.compactJSON() }
+}

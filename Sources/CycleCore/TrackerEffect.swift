@@ -1,0 +1,20 @@
+import FoundationEssentials
+
+/// What reaches an appliance's tracker: an observation, or the passing of time.
+public enum TrackerEvent: Sendable, Equatable {
+    case observed(Observation)
+    case tick(Date)
+}
+
+/// What the tracker asks its caller to do or record, in order.
+public enum TrackerEffect: Sendable, Equatable {
+    case cycleStarted(at: Date, program: String?)
+    /// A call to make, strictly after every call before it for this appliance.
+    case call(SupernotifyCall)
+    /// A call not sent for the daily or the per-cycle budget; the next allowed
+    /// update carries the latest state.
+    case heldBack(kind: CallKind, at: Date, reason: String)
+    case cycleEnded(at: Date, outcome: CycleOutcome)
+    /// Something odd in the input, e.g. an unrecognised operation state.
+    case warning(String)
+}
