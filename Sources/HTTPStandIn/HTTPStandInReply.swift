@@ -35,7 +35,8 @@ extension HTTPStandIn {
         /// Wait `seconds` (cut short by `stop()`), then answer.
         case slow(Response, seconds: Double)
         /// A 200 JSON answer of `bytes` bytes, streamed in chunks, never held in memory at once.
-        case hugeBody(bytes: Int)
+        /// Unannounced, it has no Content-Length and ends by closing the connection.
+        case hugeBody(bytes: Int, announced: Bool = true)
         /// A 200 answer labelled `application/json` whose body is not valid JSON.
         case malformedJSON
     }

@@ -124,8 +124,8 @@ struct StandInConnection {
         case .slow(let response, let seconds):
             guard pause(seconds) else { return .close }
             return write(response, close: wantsClose)
-        case .hugeBody(let bytes):
-            return streamHugeBody(bytes)
+        case .hugeBody(let bytes, let announced):
+            return streamHugeBody(bytes, announced: announced)
         case .malformedJSON:
             return write(.json(#"{"result": [1, 2, "unterminated"#), close: wantsClose)
         }
@@ -143,8 +143,9 @@ struct StandInConnection {
         return sent && !close ? .keepOpen : .close
     }
 
-    private func streamHugeBody(_ bytes: Int) -> Outcome {
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\n\r\n"
+    private func streamHugeBody(_ bytes: Int, announced: Bool) -> Outcome {
+        let length = announced ? "Content-Length: \(bytes)" : "Connection: close"
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)\r\n\r\n"
         guard StandInSocket.sendAll(fd, Array(head.utf8), isStopped: isStopped) else { return .close }
         let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 64 * 1024)
         var remaining = bytes
@@ -157,7 +158,7 @@ struct StandInConnection {
             guard sent else { return .close }
             remaining -= count
         }
-        return .keepOpen
+        return announced ? .keepOpen : .close
     }
 
     private func holdUntilPeerLeavesOrStop() {
