@@ -79,7 +79,8 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
             guard let record = records[id] else {
                 throw .malformedResponse(what: "\(expected), with a key for \(id)", path: path)
             }
-            result[id] = record.map { EntityState(state: $0.s, unit: $0.u, deviceClass: $0.dc) }
+            // updateValue, not a subscript: assigning nil through the subscript would drop the key.
+            result.updateValue(record.map { EntityState(state: $0.s, unit: $0.u, deviceClass: $0.dc) }, forKey: id)
         }
         return result
     }
