@@ -49,6 +49,7 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
         do {
             body = Array(try JSONEncoder().encode(["template": template]))
         } catch {
+            // Encoding a dictionary of strings doesn't fail; should it, say what couldn't be sent.
             throw .invalidIdentifier(what: "template", value: String(describing: error))
         }
         let response = try await request(.post, path, body: body)
@@ -143,11 +144,9 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
 
     /// One entry of the states template's answer (short keys keep the answer small).
     private struct StateRecord: Decodable {
-        // swiftlint:disable identifier_name
         var s: String
         var u: String?
         var dc: String?
-        // swiftlint:enable identifier_name
     }
 
     private func httpRequest(_ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil) -> HTTPRequest {
