@@ -1,0 +1,28 @@
+import CycleCore
+
+/// A Home Connect device found by discovery, with the entity of each role recognised.
+public struct DiscoveredDevice: Sendable, Equatable {
+    /// HA's device id (32 hex characters).
+    public var deviceID: String
+    /// The appliance id made from the device id: `[A-Za-z0-9_-]{1,50}`, used in the tag.
+    public var applianceID: String
+    /// The user's name for the device, else the integration's.
+    public var name: String
+    public var manufacturer: String?
+    public var model: String?
+    /// Entity id per role; always has `.operationState`.
+    public var entities: [Role: String]
+    /// Unit of measurement per role, where the entity has one (`%`, `°C`, `kWh`, …).
+    public var units: [Role: String]
+
+    public init(deviceID: String, applianceID: String, name: String, manufacturer: String? = nil,
+                model: String? = nil, entities: [Role: String], units: [Role: String] = [:]) {
+        self.deviceID = deviceID
+        self.applianceID = applianceID
+        self.name = name
+        self.manufacturer = manufacturer
+        self.model = model
+        self.entities = entities
+        self.units = units
+    }
+}
