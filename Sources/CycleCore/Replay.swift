@@ -28,11 +28,47 @@ public enum Replay {
     /// time order. The daily budget is counted per UTC day from the replay's own calls.
     public static func run(settings: ApplianceSettings, lines: [(number: Int, text: String)],
                            dailyLimit: Int = 400) throws(TraceError) -> ReplayResult {
-        var tracker = ApplianceTracker(settings: settings)
+        let trace = try observations(lines: lines)
+        var result = run(settings: settings, observations: trace.observations, dailyLimit: dailyLimit)
+        result.warnings = trace.warnings + result.warnings
+        return result
+    }
+
+    /// Parses trace lines into observations, checking their time order; roles the
+    /// trace names that cycletrack doesn't know become warnings.
+    public static func observations(lines: [(number: Int, text: String)]) throws(TraceError) -> (observations: [Observation], warnings: [String]) {
         var observations: [Observation] = []
+        var warnings: [String] = []
+        var previous: Date?
+        for line in lines where !line.text.trimmingASCIISpaces().isEmpty {
+            let parsed = try TraceLine.parse(line.text, line: line.number)
+            if let previous, parsed.at < previous {
+                throw TraceError(line: line.number, message: "expected a time at or after \(ISOTime.format(previous)), found \(ISOTime.format(parsed.at)) (lines must be in time order)")
+            }
+            previous = parsed.at
+            for role in parsed.unknownRoles {
+                warnings.append("line \(line.number): unknown role '\(role)' ignored; roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            observations.append(Observation(at: parsed.at, raw: parsed.raw))
+        }
+        return (observations, warnings)
+    }
+
+    /// One step of a replay: an observation (nil for a tick between two of them), what
+    /// the tracker decided, and the tracker afterwards. `replay --record` stores each.
+    public struct Step {
+        public var observation: Observation?
+        public var effects: [TrackerEffect]
+        public var tracker: ApplianceTracker
+    }
+
+    /// Replays observations in time order through a fresh tracker, exactly as `run` feeds
+    /// polled ones; `onStep` sees every step as it happens.
+    public static func run(settings: ApplianceSettings, observations: [Observation], dailyLimit: Int = 400,
+                           onStep: (Step) -> Void = { _ in }) -> ReplayResult {
+        var tracker = ApplianceTracker(settings: settings)
         var effects: [TrackerEffect] = []
         var callsByDay: [Int: Int] = [:]
-        var previous: Date?
 
         func budget(at date: Date, tracker: ApplianceTracker) -> DailyBudget {
             DailyBudget(limit: dailyLimit, usedToday: callsByDay[utcDay(date)] ?? 0,
@@ -64,23 +100,18 @@ public enum Replay {
             }
         }
 
-        for line in lines where !line.text.trimmingASCIISpaces().isEmpty {
-            let parsed = try TraceLine.parse(line.text, line: line.number)
-            if let previous, parsed.at < previous {
-                throw TraceError(line: line.number, message: "expected a time at or after \(ISOTime.format(previous)), found \(ISOTime.format(parsed.at)) (lines must be in time order)")
-            }
-            previous = parsed.at
-            // Each deadline before this line gets its own tick, so that its call counts
-            // against the budget of the day it falls in.
-            while let due = tracker.nextDeadline, due < parsed.at {
+        for observation in observations {
+            // Each deadline before this observation gets its own tick, so that its call
+            // counts against the budget of the day it falls in.
+            while let due = tracker.nextDeadline, due < observation.at {
                 let fired = tracker.advance(to: due, budget: budget(at: due, tracker: tracker))
                 take(fired, from: tracker)
+                onStep(Step(observation: nil, effects: fired, tracker: tracker))
                 if let next = tracker.nextDeadline, next <= due { break }
             }
-            let observation = Observation(at: parsed.at, raw: parsed.raw)
-            observations.append(observation)
-            let new = tracker.observe(observation, budget: budget(at: parsed.at, tracker: tracker))
+            let new = tracker.observe(observation, budget: budget(at: observation.at, tracker: tracker))
             take(new, from: tracker)
+            onStep(Step(observation: observation, effects: new, tracker: tracker))
         }
 
         return ReplayResult(

@@ -10,7 +10,7 @@ import Testing
              3  dishwasher  intensive_70      2026-11-04 09:00  running     open           1
              2  washer      Cotton, "Eco" 40  2026-11-03 09:00  45 min      aborted        3
              1  dishwasher  eco_50            2026-11-02 09:00  2 h 14 min  finished      12  0.82 kWh
-             4  dishwasher  eco_50            2026-10-26 09:00  2 h 0 min   finished      10  1.10 kWh
+             4  dishwasher  eco_50            2026-10-26 09:00  2 h         finished      10  1.10 kWh
 
             """)
     }

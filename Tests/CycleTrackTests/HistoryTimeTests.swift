@@ -49,8 +49,8 @@ import Testing
     }
 
     static let durationTexts: [(Double, String)] = [
-        (0.0, "0 min"), (29, "0 min"), (31, "1 min"), (2_700, "45 min"), (3_599, "1 h 0 min"),
-        (8_040, "2 h 14 min"), (7_200, "2 h 0 min"), (-240, "-4 min"),
+        (0.0, "0 min"), (29, "0 min"), (59, "0 min"), (61, "1 min"), (2_700, "45 min"), (3_599, "59 min"),
+        (8_040, "2 h 14 min"), (8_099, "2 h 14 min"), (7_200, "2 h"), (-240, "-4 min"),
     ]
 
     @Test(arguments: durationTexts)

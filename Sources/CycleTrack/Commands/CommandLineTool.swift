@@ -40,7 +40,7 @@ public enum CommandLineTool {
             print(help)
             return ExitCode.ok.rawValue
         }
-        do {
+        do throws(CommandError) {
             switch name {
             case "run": return try await RunCommand(arguments: rest, environment: environment).run()
             case "check": return try await CheckCommand(arguments: rest, environment: environment).run()
@@ -63,7 +63,7 @@ public enum CommandLineTool {
     }
 
     static func fail(_ error: CommandError) -> Int32 {
-        fputs("cycletrack: \(error.message)\n", stderr)
+        StandardError.write("cycletrack: \(error.message)\n")
         return error.code.rawValue
     }
 

@@ -47,6 +47,7 @@ struct ReplayCommand {
     func run() throws(CommandError) -> Int32 {
         let config = try ConfigurationLoader.load(explicit: configPath, environment: environment)
         let observations: [Observation]
+        var warnings: [String] = []
         let id: String
         if let cycleID {
             let stored = try StoredCycleTrace.load(cycleID: cycleID, databasePath: databasePath ?? "cycletrack.sqlite")
@@ -55,7 +56,7 @@ struct ReplayCommand {
         } else {
             guard let applianceID else { throw .usage("replay needs --appliance ID (the appliance's settings come from the config)") }
             id = applianceID
-            observations = try readTrace()
+            (observations, warnings) = try readTrace()
         }
         var settings = try settingsFor(id, in: config)
         if let stepsOverride { settings.steps = stepsOverride }
@@ -79,12 +80,14 @@ struct ReplayCommand {
             }
         }
         if let error = recording?.error { throw error }
+        var shown = result
+        shown.warnings = warnings + result.warnings
         if format == "jsonl" {
             for call in result.calls { print(CallLine.jsonl(call)) }
         } else {
             print(ReplayTable.render(result.calls), terminator: "")
         }
-        fputs(ReplaySummary.render(result, settings: settings), stderr)
+        StandardError.write(ReplaySummary.render(shown, settings: settings))
         return ExitCode.ok.rawValue
     }
 
@@ -100,7 +103,7 @@ struct ReplayCommand {
         return config.defaultSettings(id: id)
     }
 
-    private func readTrace() throws(CommandError) -> [Observation] {
+    private func readTrace() throws(CommandError) -> (observations: [Observation], warnings: [String]) {
         let name = tracePath ?? "-"
         var text = ""
         if name == "-" {
@@ -111,7 +114,7 @@ struct ReplayCommand {
             text = String(decoding: contents, as: UTF8.self)
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { (number: $0.offset + 1, text: String($0.element)) }
-        do {
+        do throws(TraceError) {
             return try Replay.observations(lines: lines)
         } catch {
             throw .config("\(name == "-" ? "stdin" : name): line \(error.line): \(error.message)")

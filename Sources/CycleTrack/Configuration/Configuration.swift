@@ -52,4 +52,6 @@ public struct ApplianceConfiguration: Sendable {
     public var entities: [Role: String]
     /// Roles the configuration set to null on purpose: discovery must not fill them in.
     public var unmapped: Set<Role>
+    /// Whether `name` was given (else discovery's device name is used when there is one).
+    public var hasName: Bool
 }

@@ -153,7 +153,7 @@ public enum ConfigurationLoader {
                 entities[role] = entity
             }
         }
-        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped)
+        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"))
     }
 
     static func readSteps(_ tree: JSONTree, file: String, path: String) throws(CommandError) -> ProgressSteps {

@@ -7,13 +7,13 @@ struct DemoHousehold: ApplianceStateSource {
     let appliances: [SimulatedAppliance]
     let clock: AcceleratedClock
 
-    func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityReading?] {
+    func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityState?] {
         let seconds = clock.now().timeIntervalSince(clock.origin)
-        var shown: [String: EntityReading] = [:]
+        var shown: [String: EntityState] = [:]
         for appliance in appliances {
             shown.merge(appliance.states(at: seconds, origin: clock.origin)) { first, _ in first }
         }
-        var readings: [String: EntityReading?] = [:]
+        var readings: [String: EntityState?] = [:]
         for entity in entities { readings[entity] = shown[entity] }
         return readings
     }
@@ -44,7 +44,7 @@ struct DemoPrinter: NotifySink {
         guard case .object(let body) = fields else { return request.body }
         var text = ""
         if case .string(let title)? = body["title"] { text = title }
-        if case .string(let message)? = body["message"], message != text { text += text.isEmpty ? message : " · \(message)" }
+        if case .string(let message)? = body["message"], !message.contains(text) { text += text.isEmpty ? message : " · \(message)" } else if case .string(let message)? = body["message"] { text = message }
         var details: [String] = []
         if case .object(let extra)? = body["extra_data"] {
             if case .number(let progress)? = extra["progress"] { details.append("\(Int(progress))%") }

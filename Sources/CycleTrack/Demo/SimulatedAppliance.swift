@@ -39,9 +39,9 @@ struct SimulatedAppliance: Sendable {
     var over: Double { startsAfter + duration + pauseLength + blipLength + doorOpensAfter + 60 }
 
     /// What HA would show at `seconds` after `origin`.
-    func states(at seconds: Double, origin: Date) -> [String: EntityReading] {
-        let unavailable = EntityReading(state: "unavailable")
-        var shown: [Role: EntityReading] = [.operationState: .init(state: "ready"), .program: .init(state: "unknown"),
+    func states(at seconds: Double, origin: Date) -> [String: EntityState] {
+        let unavailable = EntityState(state: "unavailable")
+        var shown: [Role: EntityState] = [.operationState: .init(state: "ready"), .program: .init(state: "unknown"),
                                             .door: .init(state: "closed"), .progress: unavailable, .finishTime: unavailable]
         let elapsed = seconds - startsAfter
         if elapsed < 0 {
@@ -87,7 +87,7 @@ struct SimulatedAppliance: Sendable {
         return named(shown)
     }
 
-    private func named(_ shown: [Role: EntityReading]) -> [String: EntityReading] {
+    private func named(_ shown: [Role: EntityState]) -> [String: EntityState] {
         Dictionary(uniqueKeysWithValues: shown.map { (entity($0.key), $0.value) })
     }
 

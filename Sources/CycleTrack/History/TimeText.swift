@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 
 /// How `query` and `stats` write times and durations.
@@ -23,11 +24,11 @@ enum TimeText {
         return "\(pad(parts.yearForWeekOfYear ?? 0, 4))-W\(pad(parts.weekOfYear ?? 0))"
     }
 
-    /// `2 h 14 min`, `45 min`, `2 h 0 min`: rounded to the nearest minute.
+    /// `2 h 14 min`, `45 min`, `2 h`: rounded down to the minute, as the end notification
+    /// says it (the core's `DurationText`, with the default units).
     static func duration(_ seconds: TimeInterval) -> String {
-        let minutes = Int((abs(seconds) / 60).rounded())
-        let sign = seconds < 0 && minutes > 0 ? "-" : ""
-        return minutes < 60 ? "\(sign)\(minutes) min" : "\(sign)\(minutes / 60) h \(minutes % 60) min"
+        let text = DurationText.format(seconds: abs(seconds), texts: Texts())
+        return seconds <= -60 ? "-" + text : text
     }
 
     /// `+4 min`, `-12 min`, `0 min`, `+1 h 5 min`: a signed difference.

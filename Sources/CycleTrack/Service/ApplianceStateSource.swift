@@ -1,14 +1,3 @@
-/// What one entity showed at one poll.
-public struct EntityReading: Sendable, Equatable {
-    public var state: String
-    public var unit: String?
-
-    public init(state: String, unit: String? = nil) {
-        self.state = state
-        self.unit = unit
-    }
-}
-
 /// Why a poll got nothing: one line for the log (never the token), and whether the
 /// token was refused, which calls for slower retries.
 public struct SourceFailure: Error, Sendable, CustomStringConvertible {
@@ -26,7 +15,7 @@ public struct SourceFailure: Error, Sendable, CustomStringConvertible {
 /// Where the runner reads appliance states from: Home Assistant, or the demo's simulation.
 public protocol ApplianceStateSource: Sendable {
     /// Every listed entity's state in one request; nil for an entity that doesn't exist.
-    func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityReading?]
+    func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityState?]
 }
 
 /// What happened to one `supernotify.notify` call.

@@ -48,7 +48,7 @@ public struct Log: Sendable {
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in
-        fputs(line + "\n", stderr)
+        StandardError.write(line + "\n")
     }
 
     public func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { emit(.debug, event, fields) }

@@ -13,6 +13,10 @@ public actor Runner {
         public var dailyPushLimit: Int
         /// How often discovery runs again to pick up new appliances; nil: never.
         public var rediscoverSeconds: Double?
+        /// How soon discovery runs after it failed (HA not answering yet).
+        public var retryDiscoverySeconds: Double = 30
+        /// When the first rediscovery is due: soon when discovery failed at start-up.
+        public var firstDiscoverySeconds: Double?
         /// A call planned but not sent when the service stopped is sent on restart only
         /// while younger than this (a clear is always sent).
         public var resendPendingWithinSeconds: Double = 300
@@ -95,7 +99,7 @@ public actor Runner {
         }
         await recoverUnfinishedPushes()
         var nextPoll = clock.now()
-        var nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval($0) }
+        var nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
         while !Task.isCancelled {
             let now = clock.now()
             await fireDeadlines(now: now)
@@ -104,8 +108,10 @@ public actor Runner {
                 nextPoll = await poll(now: now)
             }
             if let due = nextDiscovery, now >= due, let rediscover {
-                if let found = await rediscover() { adopt(found) }
-                nextDiscovery = clock.now().addingTimeInterval(options.rediscoverSeconds ?? 900)
+                let found = await rediscover()
+                if let found { adopt(found) }
+                let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
+                nextDiscovery = clock.now().addingTimeInterval(wait)
             }
             var wake = nextPoll
             for tracker in trackers.values { if let deadline = tracker.nextDeadline, deadline < wake { wake = deadline } }
@@ -124,7 +130,7 @@ public actor Runner {
     private func poll(now: Date) async -> Date {
         let entities = Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] })).sorted()
         polls += 1
-        let readings: [String: EntityReading?]
+        let readings: [String: EntityState?]
         do {
             readings = try await source.read(entities)
         } catch {

@@ -6,7 +6,8 @@ import Glibc
 /// SIGTERM and SIGINT as an `AsyncStream`, in the shape of swift-service-lifecycle's
 /// `UnixSignalsSequence`: dispatch signal sources, and the signals blocked from their
 /// default action so the process isn't killed before it can finish its call in flight.
-public final class ShutdownSignals: Sendable {
+// Unchecked: `sources` is written once in init and only read again in deinit.
+public final class ShutdownSignals: @unchecked Sendable {
     public let received: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 

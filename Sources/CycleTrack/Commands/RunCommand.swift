@@ -1,0 +1,72 @@
+import CycleCore
+import FoundationEssentials
+
+/// `cycletrack run`: the service. Runs until SIGTERM or SIGINT, then lets the call in
+/// flight finish, commits, and exits 0.
+struct RunCommand {
+    var configPath: String?
+    var databasePath: String?
+    let environment: [String: String]
+
+    init(arguments: [String], environment: [String: String]) throws(CommandError) {
+        let parsed = try Arguments(arguments, valued: ["config", "db"])
+        guard parsed.positionals.isEmpty else { throw .usage("run takes no arguments, got '\(parsed.positionals[0])'") }
+        configPath = parsed.value("config")
+        databasePath = parsed.value("db")
+        self.environment = environment
+    }
+
+    func run() async throws(CommandError) -> Int32 {
+        // Before anything else, so that no thread is started with the signals unblocked.
+        let signals = ShutdownSignals()
+        let log = Log.fromEnvironment(environment)
+        let config = try ConfigurationLoader.load(explicit: configPath, environment: environment)
+        let access = try HomeAssistantAccess.resolve(config, environment: environment)
+        let database = databasePath ?? config.database ?? environment["CYCLETRACK_DB"] ?? "cycletrack.sqlite"
+        let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: access.url, token: access.token, http: HTTPClient()))
+        log.info("starting", ["config": config.source, "ha": access.description, "database": database,
+                              "discover": String(config.discover)])
+
+        var appliances = try ApplianceDirectory.resolve(config, discovered: nil, skipUnmapped: config.discover)
+        var discoveryFailed = false
+        if config.discover {
+            if let found = await gateway.discover(config, log: log) { appliances = found } else { discoveryFailed = true }
+        }
+        for appliance in appliances {
+            let roles = appliance.entities.keys.sorted().map { "\($0.rawValue)=\(appliance.entities[$0] ?? "")" }
+            log.info("tracking", ["appliance": appliance.id, "name": appliance.settings.name, "origin": appliance.origin,
+                                  "entities": roles.joined(separator: ",")])
+        }
+        if appliances.isEmpty {
+            log.warning("no_appliances", ["hint": config.discover
+                ? "discovery found no Home Connect device yet; it will look again"
+                : "configure 'appliances' or turn on 'discover'"])
+        }
+        var options = Runner.Options(activePollSeconds: config.pollActiveSeconds, idlePollSeconds: config.pollIdleSeconds,
+                                     dailyPushLimit: config.dailyPushLimit, rediscoverSeconds: config.discover ? 600 : nil)
+        if discoveryFailed { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
+        var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
+        if config.discover {
+            rediscover = { await gateway.discover(config, log: log) }
+        }
+        let runner: Runner
+        do {
+            runner = try Runner(appliances: appliances, databasePath: database, sourceName: "run", options: options,
+                                source: gateway, sink: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
+        } catch {
+            throw .config("\(error)")
+        }
+        let service = Task { await runner.run() }
+        let watcher = Task {
+            for await number in signals.received {
+                log.info("signal", ["signal": number == 15 ? "SIGTERM" : number == 2 ? "SIGINT" : String(number),
+                                    "action": "finishing the call in flight, then exiting"])
+                service.cancel()
+                break
+            }
+        }
+        await service.value
+        watcher.cancel()
+        return ExitCode.ok.rawValue
+    }
+}
