@@ -13,8 +13,9 @@ struct ObjectReader {
         self.path = path
         self.fields = fields
         for key in fields.keys.sorted() where !allowed.contains(key) {
-            let hint = allowed.first { Self.isNear($0, key) }.map { " (did you mean '\($0)'?)" } ?? ""
-            throw .config("\(file): unknown key '\(Self.join(path, key))'\(hint); known keys here: \(allowed.joined(separator: ", "))")
+            let hint = allowed.first { Self.isNear($0, key) }.map { " (did you mean '\($0)'?)" }
+                ?? "; known keys here: \(allowed.joined(separator: ", "))"
+            throw .config("\(file): unknown key '\(Self.join(path, key))'\(hint)")
         }
     }
 
