@@ -73,6 +73,13 @@ extension JSONValue {
         }
     }
 
+    /// `text` as a JSON string literal, quotes included.
+    public static func quoted(_ text: String) -> String {
+        var out = ""
+        writeString(text, to: &out)
+        return out
+    }
+
     static func writeString(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {

@@ -22,7 +22,7 @@ struct RunCommand {
         let log = Log.fromEnvironment(environment)
         let config = try ConfigurationLoader.load(explicit: configPath, environment: environment)
         let access = try HomeAssistantAccess.resolve(config, environment: environment)
-        let database = databasePath ?? config.database ?? environment["CYCLETRACK_DB"] ?? "cycletrack.sqlite"
+        let database = databasePath ?? environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: access.url, token: access.token, http: HTTPClient()))
         log.info("starting", ["config": config.source, "ha": access.description, "database": database,
                               "discover": String(config.discover)])

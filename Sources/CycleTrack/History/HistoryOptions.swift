@@ -7,7 +7,8 @@ struct HistoryOptions: Sendable {
         case table, json, csv
     }
 
-    /// The file `--db` names, else `$CYCLETRACK_DB`, else `./cycletrack.sqlite`.
+    /// The file `--db` names, else `$CYCLETRACK_DB`, else the config file's `database`, else
+    /// `./cycletrack.sqlite`.
     let database: String
     let applianceID: String?
     let since: String?
@@ -23,6 +24,9 @@ struct HistoryOptions: Sendable {
             database = path
         } else if let path = environment["CYCLETRACK_DB"], !path.isEmpty {
             database = path
+        } else if let configured = try ConfigurationLoader.load(explicit: nil, environment: environment).database {
+            // The database the service writes, when its config file is where `run` finds it.
+            database = configured
         } else {
             database = "./cycletrack.sqlite"
         }

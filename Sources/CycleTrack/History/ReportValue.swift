@@ -1,3 +1,4 @@
+import CycleCore
 /// One value of a `query` or `stats` record, written the same way wherever it appears:
 /// in JSON as a number, string or null; in CSV as text, empty for null.
 enum ReportValue: Equatable {
@@ -33,23 +34,7 @@ enum ReportValue: Equatable {
         return String(value)
     }
 
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func jsonString(_ text: String) -> String { JSONValue.quoted(text) }
 
     /// RFC 4180: a field holding a comma, a quote, CR or LF is quoted, its quotes doubled.
     static func csvField(_ text: String) -> String {

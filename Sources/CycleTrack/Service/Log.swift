@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -70,17 +71,6 @@ public struct Log: Sendable {
     static func quote(_ value: String) -> String {
         let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 32 && $0 != "\"" && $0 != "=" && $0.value != 127 }
         if plain { return value }
-        var escaped = "\""
-        for character in value {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            default: escaped.append(character)
-            }
-        }
-        return escaped + "\""
+        return JSONValue.quoted(value)
     }
 }
