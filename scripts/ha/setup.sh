@@ -95,7 +95,7 @@ if [[ ! -x "$VENV/bin/python" ]]; then
 fi
 PIP=("$VENV/bin/python" -m pip --disable-pip-version-check --no-input)
 
-say "pass 1/2: installing homeassistant==${HA_VERSION} (about a minute on a cold pip cache)"
+say "pass 1/2: installing homeassistant==${HA_VERSION} (3-4 minutes with a cold pip cache, well under one with a warm one)"
 "${PIP[@]}" install --quiet "homeassistant==${HA_VERSION}" "josepy<2" \
   || die "pip could not install homeassistant==${HA_VERSION}"
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 import json
+import logging
 import os
 import re
 from typing import Any
@@ -85,6 +86,7 @@ CONFIG_SCHEMA = vol.Schema(
 )
 SET_STATE_SCHEMA = vol.Schema({vol.Optional("appliance"): cv.string}, extra=vol.ALLOW_EXTRA)
 NOT_THERE = ("unavailable", "unknown")
+_LOGGER = logging.getLogger(__name__)
 
 
 @dataclass
@@ -158,6 +160,14 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     hass.data[DOMAIN] = runtime
 
     async def set_state(call: ServiceCall) -> None:
+        try:
+            await _set_state(call)
+        except vol.Invalid as error:
+            # HA's REST API answers a bare 400; the reason goes to HA's log.
+            _LOGGER.warning("home_connect.set_state refused %s: %s", dict(call.data), error)
+            raise
+
+    async def _set_state(call: ServiceCall) -> None:
         named = call.data.get("appliance")
         updates = {key: value for key, value in call.data.items() if key != "appliance"}
         if not updates:
