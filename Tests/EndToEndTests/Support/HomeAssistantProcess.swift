@@ -1,0 +1,508 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A real Home Assistant 2024.3.3 for end-to-end tests, run from the virtual
+/// environment that `scripts/ha/setup.sh` builds.
+///
+///     let ha = try HomeAssistantProcess()      // fresh config dir, free port; not started
+///     try await ha.start()                     // hass runs, answers, is onboarded
+///     try await ha.setState("sensor.x", "run", attributes: ["device_class": "enum"])
+///     try await ha.setAppliance(["operation_state": "run", "progress": 42])
+///     let calls = try ha.supernotifyCalls()     // what reached supernotify.notify
+///     await ha.stop()                           // and start() again: same config, same token
+///
+/// cycletrack reaches it at `url` with `home_assistant.token_file` = `tokenFile`.
+/// The token is read from that file only to build Authorization headers: it never
+/// appears on a command line, in a log or in an error. `deinit` stops hass if a test
+/// did not; hass runs under `scripts/ha/run_hass.py`, which also stops it if the
+/// test process dies.
+final class HomeAssistantProcess: @unchecked Sendable {
+    static let version = "2024.3.3"
+
+    // MARK: Where things are
+
+    /// The repository root, found from this file's place in it.
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // EndToEndTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    static var fixtureDirectory: URL {
+        repositoryRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/ha-config")
+    }
+
+    static var scriptsDirectory: URL { repositoryRoot.appendingPathComponent("scripts/ha") }
+
+    /// `$CYCLETRACK_HA_VENV`, else `${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3`,
+    /// exactly as `scripts/ha/setup.sh` computes it.
+    static var venvDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["CYCLETRACK_HA_VENV"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        let cache: String
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            cache = xdg
+        } else {
+            cache = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        }
+        return URL(fileURLWithPath: cache).appendingPathComponent("cycletrack/ha-\(version)")
+    }
+
+    /// Why a real HA can't be started here, or nil when it can.
+    static func availability() -> String? {
+        let files = FileManager.default
+        let venv = venvDirectory
+        let marker = venv.appendingPathComponent(".cycletrack-ha-ready").path
+        guard files.fileExists(atPath: marker) else {
+            return "no Home Assistant \(version) venv at \(venv.path) (no setup marker): run scripts/ha/setup.sh"
+        }
+        for tool in ["bin/hass", "bin/python"] where !files.isExecutableFile(atPath: venv.appendingPathComponent(tool).path) {
+            return "\(venv.path)/\(tool) is missing: run scripts/ha/setup.sh --force"
+        }
+        guard files.fileExists(atPath: fixtureDirectory.appendingPathComponent("configuration.yaml").path) else {
+            return "the fixture config is missing at \(fixtureDirectory.path)"
+        }
+        return nil
+    }
+
+    /// `CYCLETRACK_REQUIRE_HA=1` (CI) makes a missing venv a failure instead of a skip.
+    static var isRequired: Bool { ProcessInfo.processInfo.environment["CYCLETRACK_REQUIRE_HA"] == "1" }
+
+    /// Whether suites that need HA should run: when it's there, or when it's required
+    /// (then `init()` fails with the reason).
+    static var shouldRun: Bool { availability() == nil || isRequired }
+
+    // MARK: This instance
+
+    /// The temporary directory holding everything: `config/`, `hass.log`, `token`.
+    let directory: URL
+    /// HA's config directory (a copy of the fixture, port filled in).
+    let configDirectory: URL
+    /// Where hass's stdout and stderr go.
+    let logFile: URL
+    /// The long-lived access token, mode 0600. Point cycletrack's `token_file` here.
+    let tokenFile: URL
+    let port: Int
+    /// `http://127.0.0.1:<port>`
+    let url: URL
+
+    private let lock = NSLock()
+    private var process: Process?
+    private var logHandle: FileHandle?
+
+    /// Copies the fixture config into a fresh temporary directory and picks a free
+    /// 127.0.0.1 port. Does not start HA. Throws the availability reason when the
+    /// venv isn't there.
+    init() throws {
+        if let reason = Self.availability() {
+            throw HomeAssistantTestError("Home Assistant is not available: \(reason)")
+        }
+        let files = FileManager.default
+        directory = files.temporaryDirectory.appendingPathComponent("cycletrack-ha-\(UUID().uuidString)")
+        configDirectory = directory.appendingPathComponent("config")
+        logFile = directory.appendingPathComponent("hass.log")
+        tokenFile = directory.appendingPathComponent("token")
+        try files.createDirectory(at: directory, withIntermediateDirectories: true,
+                                  attributes: [.posixPermissions: 0o700])
+        try files.copyItem(at: Self.fixtureDirectory, to: configDirectory)
+        port = try Self.freePort()
+        url = URL(string: "http://127.0.0.1:\(port)")!
+        let configuration = configDirectory.appendingPathComponent("configuration.yaml")
+        let template = try String(contentsOf: configuration, encoding: .utf8)
+        try template.replacingOccurrences(of: "__PORT__", with: String(port))
+            .write(to: configuration, atomically: true, encoding: .utf8)
+    }
+
+    deinit {
+        terminate(graceSeconds: 15)
+        if ProcessInfo.processInfo.environment["CYCLETRACK_KEEP_HA"] == "1" {
+            FileHandle.standardError.write(Data("HomeAssistantProcess: kept \(directory.path)\n".utf8))
+        } else {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    var isRunning: Bool {
+        lock.withLock { process?.isRunning ?? false }
+    }
+
+    // MARK: Start and stop
+
+    /// Starts `hass -c <configDirectory> --skip-pip` and waits (bounded by `timeout`)
+    /// until it answers, its `home_connect` stand-in entry is loaded, and a token
+    /// works: onboarding the first time, checking the kept token on a restart.
+    /// Fails with the end of HA's log.
+    func start(timeout: Duration = .seconds(90)) async throws {
+        guard !isRunning else { throw HomeAssistantTestError("Home Assistant is already running at \(url)") }
+        let deadline = ContinuousClock.now + timeout
+        let log = try openLog()
+        let child = Process()
+        child.executableURL = Self.venvDirectory.appendingPathComponent("bin/python")
+        child.arguments = [
+            Self.scriptsDirectory.appendingPathComponent("run_hass.py").path,
+            Self.venvDirectory.appendingPathComponent("bin/hass").path,
+            "-c", configDirectory.path, "--skip-pip",
+        ]
+        child.standardOutput = log
+        child.standardError = log
+        child.standardInput = FileHandle.nullDevice
+        child.currentDirectoryURL = directory
+        do {
+            try child.run()
+        } catch {
+            throw HomeAssistantTestError("could not start hass: \(error)")
+        }
+        lock.withLock {
+            process = child
+            logHandle = log
+        }
+
+        do {
+            try await waitUntil(deadline, "GET /api/onboarding to answer 200") {
+                try await self.request("GET", "/api/onboarding", authorized: false).status == 200
+            }
+            if FileManager.default.fileExists(atPath: tokenFile.path) {
+                let status = try await request("GET", "/api/").status
+                guard status == 200 else {
+                    throw HomeAssistantTestError("the kept token is refused after a restart (HTTP \(status))")
+                }
+            } else {
+                try await onboard(deadline: deadline)
+            }
+            try await waitUntil(deadline, "the home_connect stand-in's config entry to be loaded") {
+                let (status, data) = try await self.request("GET", "/api/config/config_entries/entry?domain=home_connect")
+                guard status == 200, let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+                    return false
+                }
+                return !entries.isEmpty && entries.allSatisfy { $0["state"] as? String == "loaded" }
+            }
+        } catch {
+            terminate(graceSeconds: 10)
+            throw HomeAssistantTestError("\(error)\n--- last lines of \(logFile.path) ---\n\(logTail())")
+        }
+    }
+
+    /// Stops hass: SIGTERM, wait up to `graceSeconds`, then SIGKILL to its whole
+    /// process group. The config dir, the token and the stand-ins' files stay, so
+    /// `start()` can bring the same HA back.
+    func stop(graceSeconds: Double = 30) async {
+        let deadline = Date().addingTimeInterval(graceSeconds)
+        guard let child = signalStop() else { return }
+        while child.isRunning && Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        finishStop(child)
+    }
+
+    private func signalStop() -> Process? {
+        let child = lock.withLock { process }
+        guard let child, child.isRunning else {
+            closeLog()
+            return nil
+        }
+        kill(child.processIdentifier, SIGTERM)
+        return child
+    }
+
+    private func finishStop(_ child: Process) {
+        if child.isRunning {
+            kill(-child.processIdentifier, SIGKILL)
+            kill(child.processIdentifier, SIGKILL)
+        }
+        child.waitUntilExit()
+        lock.withLock { process = nil }
+        closeLog()
+    }
+
+    /// The blocking form of `stop()`, for `deinit` and failed starts.
+    private func terminate(graceSeconds: Double) {
+        guard let child = signalStop() else { return }
+        let deadline = Date().addingTimeInterval(graceSeconds)
+        while child.isRunning && Date() < deadline {
+            usleep(50_000)
+        }
+        finishStop(child)
+    }
+
+    private func openLog() throws -> FileHandle {
+        if !FileManager.default.fileExists(atPath: logFile.path),
+           !FileManager.default.createFile(atPath: logFile.path, contents: nil) {
+            throw HomeAssistantTestError("could not create \(logFile.path)")
+        }
+        let handle = try FileHandle(forWritingTo: logFile)
+        handle.seekToEndOfFile()
+        return handle
+    }
+
+    private func closeLog() {
+        let handle = lock.withLock {
+            let handle = logHandle
+            logHandle = nil
+            return handle
+        }
+        try? handle?.close()
+    }
+
+    private func onboard(deadline: ContinuousClock.Instant) async throws {
+        let remaining = max(5, Int((deadline - ContinuousClock.now).components.seconds))
+        let helper = Process()
+        helper.executableURL = Self.venvDirectory.appendingPathComponent("bin/python")
+        helper.arguments = [
+            Self.scriptsDirectory.appendingPathComponent("onboard.py").path,
+            "--url", url.absoluteString, "--token-file", tokenFile.path, "--timeout", String(remaining),
+        ]
+        let output = directory.appendingPathComponent("onboard.log")
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw HomeAssistantTestError("could not create \(output.path)")
+        }
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        helper.standardOutput = handle
+        helper.standardError = handle
+        helper.standardInput = FileHandle.nullDevice
+        try helper.run()
+        while helper.isRunning {
+            if ContinuousClock.now > deadline + .seconds(10) {
+                helper.terminate()
+                helper.waitUntilExit()
+                throw HomeAssistantTestError("onboard.py did not finish in time")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard helper.terminationStatus == 0 else {
+            let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw HomeAssistantTestError("onboarding failed (exit \(helper.terminationStatus)): \(said)")
+        }
+    }
+
+    /// Polls `condition` every 250 ms until it holds or `deadline` passes; fails early
+    /// when hass has exited.
+    private func waitUntil(_ deadline: ContinuousClock.Instant, _ what: String,
+                           _ condition: () async throws -> Bool) async throws {
+        var lastError = "no answer yet"
+        while ContinuousClock.now < deadline {
+            guard isRunning else {
+                throw HomeAssistantTestError("hass exited while waiting for \(what)")
+            }
+            do {
+                if try await condition() { return }
+                lastError = "not yet"
+            } catch {
+                lastError = "\(error)"
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        throw HomeAssistantTestError("timed out waiting for \(what) (last: \(lastError))")
+    }
+
+    // MARK: REST
+
+    /// One request to HA: `path` like `/api/states/sensor.x`; `json` any
+    /// JSONSerialization-able value. Returns the status and body whatever the status.
+    func request(_ method: String, _ path: String, json: Any? = nil, authorized: Bool = true) async throws
+        -> (status: Int, data: Data)
+    {
+        guard let target = URL(string: url.absoluteString + path) else {
+            throw HomeAssistantTestError("not a path: \(path)")
+        }
+        var request = URLRequest(url: target, timeoutInterval: 30)
+        request.httpMethod = method
+        if authorized {
+            request.setValue("Bearer \(try readToken())", forHTTPHeaderField: "Authorization")
+        }
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else {
+            throw HomeAssistantTestError("\(method) \(path): not an HTTP answer")
+        }
+        return (http.statusCode, data)
+    }
+
+    /// GETs `path` and decodes its JSON; fails on a status other than 200.
+    func getJSON(_ path: String) async throws -> Any {
+        let (status, data) = try await request("GET", path)
+        guard status == 200 else { throw Self.httpError("GET", path, status, data) }
+        return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    }
+
+    /// `GET /api/states/<entityID>`: the state object, or nil when HA has none (404).
+    func state(_ entityID: String) async throws -> [String: Any]? {
+        let (status, data) = try await request("GET", "/api/states/\(entityID)")
+        if status == 404 { return nil }
+        guard status == 200 else { throw Self.httpError("GET", "/api/states/\(entityID)", status, data) }
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    /// `POST /api/states/<entityID>`: creates (201) or updates (200) a state with no
+    /// integration behind it. Returns the status.
+    @discardableResult
+    func setState(_ entityID: String, _ state: String, attributes: [String: Any] = [:]) async throws -> Int {
+        let path = "/api/states/\(entityID)"
+        let (status, data) = try await request("POST", path, json: ["state": state, "attributes": attributes])
+        guard status == 200 || status == 201 else { throw Self.httpError("POST", path, status, data) }
+        return status
+    }
+
+    /// `POST /api/services/<domain>/<service>` with `data`. Returns the status and
+    /// body without judging them (error tests want the 400s and 500s).
+    func callService(_ domain: String, _ service: String, _ data: [String: Any] = [:]) async throws
+        -> (status: Int, data: Data)
+    {
+        try await request("POST", "/api/services/\(domain)/\(service)", json: data)
+    }
+
+    /// Drives the `home_connect` stand-in through `home_connect.set_state`: keys are
+    /// roles (`operation_state`, `progress`, `finish_time`, `program`, `door`,
+    /// `temperature`) or entity ids; `"unavailable"`, `"unknown"` or NSNull() work as
+    /// values. `appliance` names the appliance id when the fixture has several.
+    func setAppliance(_ values: [String: Any], appliance: String? = nil) async throws {
+        var data = values
+        if let appliance { data["appliance"] = appliance }
+        let (status, body) = try await callService("home_connect", "set_state", data)
+        guard status == 200 else { throw Self.httpError("POST", "/api/services/home_connect/set_state", status, body) }
+    }
+
+    /// `POST /api/template`: the rendered text.
+    func renderTemplate(_ template: String) async throws -> String {
+        let (status, data) = try await request("POST", "/api/template", json: ["template": template])
+        guard status == 200 else { throw Self.httpError("POST", "/api/template", status, data) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: The supernotify stand-in
+
+    var supernotifyCallsFile: URL { configDirectory.appendingPathComponent("supernotify_calls.jsonl") }
+
+    /// Every `supernotify.notify` call HA received, oldest first (failed ones too,
+    /// with `failure` set).
+    func supernotifyCalls() throws -> [SupernotifyCall] {
+        guard FileManager.default.fileExists(atPath: supernotifyCallsFile.path) else { return [] }
+        let text = try String(contentsOf: supernotifyCallsFile, encoding: .utf8)
+        return try text.split(separator: "\n").enumerated().map { index, line in
+            guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let data = record["data"] as? [String: Any],
+                  let received = record["received_at"] as? String
+            else {
+                throw HomeAssistantTestError("supernotify_calls.jsonl line \(index + 1) is not a call record")
+            }
+            return SupernotifyCall(receivedAt: received, data: data, failure: record["failure"] as? String)
+        }
+    }
+
+    /// Waits (bounded) until at least `count` calls were recorded; returns them all.
+    func waitForSupernotifyCalls(count: Int, timeout: Duration = .seconds(30)) async throws -> [SupernotifyCall] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let calls = try supernotifyCalls()
+            if calls.count >= count { return calls }
+            if ContinuousClock.now >= deadline {
+                throw HomeAssistantTestError("expected \(count) supernotify calls within \(timeout), got \(calls.count)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Makes `supernotify.notify` fail: `.invalid` → HA answers 400, `.error` → 500;
+    /// nil makes it succeed again. Calls are recorded either way.
+    func setSupernotifyFailure(_ failure: SupernotifyFailure?) throws {
+        let switchFile = configDirectory.appendingPathComponent("supernotify_fail")
+        if let failure {
+            try failure.rawValue.write(to: switchFile, atomically: true, encoding: .utf8)
+        } else if FileManager.default.fileExists(atPath: switchFile.path) {
+            try FileManager.default.removeItem(at: switchFile)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The last `lines` lines of hass's log.
+    func logTail(lines: Int = 40) -> String {
+        guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return "(no log)" }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    private func readToken() throws -> String {
+        guard let text = try? String(contentsOf: tokenFile, encoding: .utf8) else {
+            throw HomeAssistantTestError("no token file at \(tokenFile.path): not onboarded yet")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func httpError(_ method: String, _ path: String, _ status: Int, _ data: Data) -> HomeAssistantTestError {
+        HomeAssistantTestError("\(method) \(path): HTTP \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
+    }
+
+    /// A port on 127.0.0.1 that was free a moment ago.
+    static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw HomeAssistantTestError("socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw HomeAssistantTestError("could not bind a free port on 127.0.0.1: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// One `supernotify.notify` call as the stand-in recorded it.
+struct SupernotifyCall: @unchecked Sendable {
+    /// When HA handed it to the stand-in, ISO 8601 UTC with milliseconds.
+    let receivedAt: String
+    /// The call's data, exactly as it reached HA's service registry.
+    let data: [String: Any]
+    /// nil, or "invalid" / "error" when the failure switch was on.
+    let failure: String?
+
+    var receivedDate: Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: receivedAt)
+    }
+
+    /// `data` as JSON with sorted keys, for exact comparisons.
+    var canonicalData: String { canonicalJSON(data) }
+}
+
+enum SupernotifyFailure: String, Sendable {
+    /// The stand-in raises vol.Invalid: HA answers 400.
+    case invalid
+    /// The stand-in raises HomeAssistantError: HA answers 500.
+    case error
+}
+
+/// Any JSON value as text with sorted keys, so two values compare by content.
+func canonicalJSON(_ value: Any) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else {
+        return "<not JSON: \(value)>"
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+struct HomeAssistantTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
