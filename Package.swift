@@ -43,6 +43,11 @@ let package = Package(
         .executableTarget(name: "cycletrack-bench", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
         .testTarget(name: "CycleTrackTests", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"],
+            // A Home Assistant configuration and custom components, copied for each test.
+            exclude: ["Fixtures"]
+        ),
     ]
 )

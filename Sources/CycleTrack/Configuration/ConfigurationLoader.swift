@@ -159,8 +159,10 @@ public enum ConfigurationLoader {
     static func readSteps(_ tree: JSONTree, file: String, path: String) throws(CommandError) -> ProgressSteps {
         let object = try ObjectReader(tree, file: file, path: path, allowed: ["step", "fine_from", "fine_step", "at"])
         let steps: ProgressSteps
-        if object.has("at") {
-            guard !object.has("step"), !object.has("fine_from"), !object.has("fine_step") else {
+        // The add-on's Supervisor writes an unset list as `[]`: that means "not given".
+        let emptyList: Bool = if case .array(let items)? = object.tree("at") { items.isEmpty } else { false }
+        if object.has("at"), !emptyList {
+            guard object.tree("step") == nil, object.tree("fine_from") == nil, object.tree("fine_step") == nil else {
                 throw .config("\(file): '\(path)' takes either \"at\" or step/fine_from/fine_step, not both")
             }
             guard case .array(let items)? = object.tree("at") else {

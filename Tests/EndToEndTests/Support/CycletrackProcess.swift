@@ -125,7 +125,7 @@ final class Scratch {
     @discardableResult
     func write(_ name: String, _ contents: String, mode: Int = 0o644) -> String {
         let file = path + "/" + name
-        FileManager.default.createFile(atPath: file, contents: Data(contents.utf8), attributes: [.posixPermissions: mode])
+        _ = FileManager.default.createFile(atPath: file, contents: Data(contents.utf8), attributes: [.posixPermissions: mode])
         return file
     }
 
