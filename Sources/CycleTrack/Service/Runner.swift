@@ -143,6 +143,7 @@ public actor Runner {
         }
         pollBackoff.reset()
         let at = clock.now()
+        log.debug("polled", ["entities": String(entities.count)])
         for id in order {
             guard let appliance = appliances[id] else { continue }
             var raw: [Role: String] = [:]

@@ -387,7 +387,7 @@ final class HomeAssistantProcess: @unchecked Sendable {
 
     /// Every `supernotify.notify` call HA received, oldest first (failed ones too,
     /// with `failure` set).
-    func supernotifyCalls() throws -> [SupernotifyCall] {
+    func supernotifyCalls() throws -> [RecordedSupernotifyCall] {
         guard FileManager.default.fileExists(atPath: supernotifyCallsFile.path) else { return [] }
         let text = try String(contentsOf: supernotifyCallsFile, encoding: .utf8)
         return try text.split(separator: "\n").enumerated().map { index, line in
@@ -397,12 +397,12 @@ final class HomeAssistantProcess: @unchecked Sendable {
             else {
                 throw HomeAssistantTestError("supernotify_calls.jsonl line \(index + 1) is not a call record")
             }
-            return SupernotifyCall(receivedAt: received, data: data, failure: record["failure"] as? String)
+            return RecordedSupernotifyCall(receivedAt: received, data: data, failure: record["failure"] as? String)
         }
     }
 
     /// Waits (bounded) until at least `count` calls were recorded; returns them all.
-    func waitForSupernotifyCalls(count: Int, timeout: Duration = .seconds(30)) async throws -> [SupernotifyCall] {
+    func waitForSupernotifyCalls(count: Int, timeout: Duration = .seconds(30)) async throws -> [RecordedSupernotifyCall] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let calls = try supernotifyCalls()
@@ -469,7 +469,7 @@ final class HomeAssistantProcess: @unchecked Sendable {
 }
 
 /// One `supernotify.notify` call as the stand-in recorded it.
-struct SupernotifyCall: @unchecked Sendable {
+struct RecordedSupernotifyCall: @unchecked Sendable {
     /// When HA handed it to the stand-in, ISO 8601 UTC with milliseconds.
     let receivedAt: String
     /// The call's data, exactly as it reached HA's service registry.
