@@ -38,6 +38,11 @@ struct DemoPrinter: NotifySink {
         return NotifyResult(status: 200, error: nil, latencyMs: 0)
     }
 
+    /// "08:02", local time, as the history table shows it.
+    static func clockTime(_ date: Date) -> String {
+        String(TimeText.local(date, timeZone: .current).suffix(5))
+    }
+
     /// "08:02  dishwasher  start     Dishwasher started: Eco 50°C"
     static func line(_ request: NotifyRequest, at time: Date) -> String {
         let fields = (try? JSONDecoder().decode(JSONTree.self, from: Data(request.body.utf8))) ?? .null
@@ -49,12 +54,11 @@ struct DemoPrinter: NotifySink {
         if case .object(let extra)? = body["extra_data"] {
             if case .number(let progress)? = extra["progress"] { details.append("\(Int(progress))%") }
             if case .number(let when)? = extra["when"] {
-                let finish = ISOTime.format(Date(timeIntervalSince1970: when))
-                details.append("ends \(finish.dropFirst(11).prefix(5))")
+                details.append("ends \(clockTime(Date(timeIntervalSince1970: when)))")
             }
             if case .bool(true)? = extra["silent"] { details.append("silent") }
         }
-        let clock = ISOTime.format(time).dropFirst(11).prefix(5)
+        let clock = clockTime(time)
         let kind = request.kind.padded(to: 8)
         let who = request.applianceID.padded(to: 11)
         return "\(clock)  \(who)\(kind)\(text)" + (details.isEmpty ? "" : "  [\(details.joined(separator: ", "))]")

@@ -23,6 +23,9 @@ struct SimulatedAppliance: Sendable {
     var finishCorrection: Double = 0
     /// The door opens this long after `finished`, which turns the state to `ready`.
     var doorOpensAfter: Double = 1800
+    /// The energy meter before the cycle, and what one cycle adds, in kWh.
+    var meterBefore: Double = 0
+    var energyPerCycle: Double = 0
 
     func entity(_ role: Role) -> String {
         switch role {
@@ -32,7 +35,7 @@ struct SimulatedAppliance: Sendable {
     }
 
     var entities: [Role: String] {
-        Dictionary(uniqueKeysWithValues: [Role.operationState, .progress, .finishTime, .program, .door].map { ($0, entity($0)) })
+        Dictionary(uniqueKeysWithValues: [Role.operationState, .progress, .finishTime, .program, .door, .energy].map { ($0, entity($0)) })
     }
 
     /// When the whole scenario is over (the door opened after the end), seconds after the origin.
@@ -44,6 +47,9 @@ struct SimulatedAppliance: Sendable {
         var shown: [Role: EntityState] = [.operationState: .init(state: "ready"), .program: .init(state: "unknown"),
                                             .door: .init(state: "closed"), .progress: unavailable, .finishTime: unavailable]
         let elapsed = seconds - startsAfter
+        let endWall = duration + pauseLength + blipLength
+        let used = min(max(elapsed / endWall, 0), 1) * energyPerCycle
+        shown[.energy] = .init(state: format3(meterBefore + used), unit: "kWh")
         if elapsed < 0 {
             if elapsed > -120 { shown[.program] = .init(state: program) }
             return named(shown)
@@ -55,7 +61,6 @@ struct SimulatedAppliance: Sendable {
         if elapsed > pauseStart { running -= min(elapsed - pauseStart, pauseLength) }
         let blipStartWall = blipStart + (blipStart > pauseStart ? pauseLength : 0)
         if elapsed > blipStartWall { running -= min(elapsed - blipStartWall, blipLength) }
-        let endWall = duration + pauseLength + blipLength
         if elapsed >= endWall {
             let afterEnd = elapsed - endWall
             shown[.operationState] = .init(state: afterEnd < doorOpensAfter ? "finished" : "ready")
@@ -87,6 +92,12 @@ struct SimulatedAppliance: Sendable {
         return named(shown)
     }
 
+    private func format3(_ value: Double) -> String {
+        let thousandths = Int((value * 1000).rounded())
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
     private func named(_ shown: [Role: EntityState]) -> [String: EntityState] {
         Dictionary(uniqueKeysWithValues: shown.map { (entity($0.key), $0.value) })
     }
@@ -95,9 +106,9 @@ struct SimulatedAppliance: Sendable {
     static let demoHousehold = [
         SimulatedAppliance(id: "dishwasher", name: "Dishwasher", program: "dishcare_dishwasher_program_eco_50",
                            startsAfter: 120, duration: 3 * 3600 + 35 * 60, blipAt: 40, blipLength: 150,
-                           finishCorrection: 7 * 60),
+                           finishCorrection: 7 * 60, meterBefore: 412.371, energyPerCycle: 0.84),
         SimulatedAppliance(id: "washer", name: "Washer", program: "laundry_care_washer_program_cotton",
                            startsAfter: 900, duration: 2 * 3600 + 20 * 60, pauseAt: 25, pauseLength: 6 * 60,
-                           finishCorrection: -4 * 60, doorOpensAfter: 20 * 60),
+                           finishCorrection: -4 * 60, doorOpensAfter: 20 * 60, meterBefore: 1_093.5, energyPerCycle: 0.61),
     ]
 }

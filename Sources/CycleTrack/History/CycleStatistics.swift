@@ -9,9 +9,9 @@ struct CycleStatistics: Equatable {
     /// Median and 90th percentile (nearest rank) of the durations of ended cycles, seconds.
     var medianDuration: TimeInterval?
     var p90Duration: TimeInterval?
-    /// Median of (first predicted finish − actual end), seconds, over finished cycles
-    /// that had a prediction. Positive: the appliance finished before its first
-    /// estimate (the estimate was late); negative: it ran over.
+    /// Median of (actual end − first predicted finish), seconds, over finished cycles
+    /// that had a prediction. Positive: the cycle ran over its first estimate;
+    /// negative: it finished early.
     var medianEstimateError: TimeInterval?
     /// Median and maximum of the calls per cycle.
     var medianPushes: Double?
@@ -28,7 +28,7 @@ struct CycleStatistics: Equatable {
         p90Duration = Self.nearestRank(90, of: durations)
         medianEstimateError = Self.median(group.compactMap { cycle in
             guard cycle.outcome == "finished", let predicted = cycle.firstPredictedFinish, let ended = cycle.endedAt else { return nil }
-            return predicted.timeIntervalSince(ended)
+            return ended.timeIntervalSince(predicted)
         })
         let pushes = group.map(\.pushes)
         medianPushes = Self.median(pushes.map(Double.init))

@@ -15,9 +15,9 @@ public struct StatsCommand: Sendable {
 
           cycles, finished   all cycles (open ones too), and those that finished
           median, p90        duration of ended cycles (p90 by nearest rank)
-          estimate error     median of first predicted finish minus actual end, over
-                             finished cycles: +4 min means the appliance finished 4 min
-                             before its first estimate, -4 min that it ran 4 min over
+          estimate error     median of actual end minus first predicted finish, over
+                             finished cycles: +4 min means the cycle ran 4 min over its
+                             first estimate, -4 min that it finished 4 min early
           pushes             calls per cycle, median and maximum
           energy             kWh per cycle (median) and in total, where recorded
 
