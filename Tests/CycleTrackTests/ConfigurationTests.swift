@@ -81,6 +81,7 @@ import Testing
         (#"{"appliances": [{"id": "a", "progress_steps": {"at": [50, 120]}}]}"#, "test.json: 'appliances[0].progress_steps.at[1]' expects a whole percentage from 1 to 99, found the number 120"),
         (#"{"appliances": [{"id": "a", "progress_steps": {"at": [50], "step": 5}}]}"#, "test.json: 'appliances[0].progress_steps' takes either \"at\" or step/fine_from/fine_step, not both"),
         (#"{"home_assistant": {"url": "homeassistant.local:8123"}}"#, "test.json: 'home_assistant.url' expects an http:// or https:// URL, found \"homeassistant.local:8123\""),
+        (#"{"home_assistant": {"ca_file": "/nonexistent/ca.pem"}}"#, "test.json: 'home_assistant.ca_file' names /nonexistent/ca.pem, which does not exist"),
         (#"{"appliances": {"id": "a"}}"#, "test.json: 'appliances' expects a list of appliances, found an object"),
         (#"[1, 2]"#, "test.json: '(top level)' expects an object, found a list"),
     ]

@@ -31,7 +31,7 @@ struct CheckCommand {
         let access = try HomeAssistantAccess.resolve(config, environment: environment)
         report.add("token", ok: true, "from \(access.tokenSource)")
         let client = HomeAssistantClient(baseURL: access.url, token: access.token,
-                                         http: HTTPClient(configuration: .init(connectTimeout: 5, totalTimeout: 15)))
+                                         http: HTTPClient(configuration: .init(connectTimeout: 5, totalTimeout: 15, caFile: config.caFile)))
         do {
             let ha = try await client.config()
             report.add("home assistant", ok: true, "\(access.url) answers, version \(ha.version)")

@@ -8,6 +8,8 @@ public struct Configuration: Sendable {
     public var source: String
     public var homeAssistantURL: String?
     public var tokenFile: String?
+    /// A CA bundle to verify HA's TLS certificate with (a self-signed HA); the system's otherwise.
+    public var caFile: String?
     public var database: String?
     public var pollActiveSeconds: Double = 10
     public var pollIdleSeconds: Double = 30

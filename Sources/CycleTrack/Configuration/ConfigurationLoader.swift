@@ -20,7 +20,7 @@ public enum ConfigurationLoader {
     /// add-on's options schema is checked against this list.
     public static var knownKeys: Set<String> {
         var keys = Set(topKeys)
-        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "poll.active_seconds", "poll.idle_seconds",
+        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "poll.active_seconds", "poll.idle_seconds",
                         "supernotify.mobile_deliveries", "supernotify.daily_push_limit"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
@@ -69,12 +69,16 @@ public enum ConfigurationLoader {
         }
         let top = try ObjectReader(tree, file: file, path: "", allowed: topKeys)
         var config = Configuration(source: file)
-        if let ha = try top.object("home_assistant", allowed: ["url", "token_file"]) {
+        if let ha = try top.object("home_assistant", allowed: ["url", "token_file", "ca_file"]) {
             config.homeAssistantURL = try ha.string("url")
             if let url = config.homeAssistantURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
                 throw ha.invalid("url", "expects an http:// or https:// URL, found \"\(url)\"")
             }
             config.tokenFile = try ha.string("token_file")
+            config.caFile = try ha.string("ca_file")
+            if let caFile = config.caFile, !FileManager.default.fileExists(atPath: caFile) {
+                throw ha.invalid("ca_file", "names \(caFile), which does not exist")
+            }
         }
         config.database = try top.string("database")
         if let poll = try top.object("poll", allowed: ["active_seconds", "idle_seconds"]) {
