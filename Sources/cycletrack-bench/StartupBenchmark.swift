@@ -41,9 +41,11 @@ struct StartupBenchmark {
             }
             usleep(200)
         }
+        let signalledAfter = Stopwatch.seconds(ContinuousClock.now - process.spawnedAt) * 1000
         let stop = harness.stop(process)
         if stop.status != .exited(0) {
-            result.badStops.append("\(logName): \(stop.status.map(\.description) ?? "did not exit within 15 s")")
+            result.badStops.append("\(logName): \(stop.status.map(\.description) ?? "did not exit within 15 s") "
+                + "(SIGTERM \(Summary.fixed(signalledAfter, 0)) ms after exec)")
         }
         guard let firstPoll else {
             throw BenchError("cycletrack run made no poll within 30 s of its start: \(process.stderrTail())")

@@ -64,8 +64,9 @@ struct TraceCorpus {
             struct Cycle: Decodable {}
             var cycles: [Cycle]?
         }
+        let text = try readText(path)
         do {
-            return try JSONDecoder().decode(Expectation.self, from: Data(try readText(path).utf8)).cycles?.count
+            return try JSONDecoder().decode(Expectation.self, from: Data(text.utf8)).cycles?.count
         } catch {
             throw BenchError("\(path) is not the expected JSON ({\"cycles\": [...], ...}): \(error)")
         }
