@@ -15,20 +15,18 @@ struct ThroughputBenchmark {
     var perSecond: Double { seconds > 0 ? Double(observations) / seconds : 0 }
     var microsecondsPerObservation: Double { observations > 0 ? seconds * 1e6 / Double(observations) : 0 }
 
-    /// Repeats the corpus until about `targetSeconds` of work was timed.
+    /// Repeats the corpus until at least `targetSeconds` of work was timed.
     static func run(_ corpus: TraceCorpus, targetSeconds: Double) -> ThroughputBenchmark {
-        // One untimed pass warms caches and gives the size of a pass.
-        let warm = Stopwatch()
+        // One untimed pass warms caches.
         _ = pass(corpus)
-        let passSeconds = max(warm.seconds, 1e-6)
-        let passes = max(1, Int((targetSeconds / passSeconds).rounded(.up)))
-        var result = ThroughputBenchmark(passes: passes)
+        var result = ThroughputBenchmark()
         let timer = Stopwatch()
-        for _ in 0..<passes {
+        repeat {
             result.calls += pass(corpus)
-        }
+            result.passes += 1
+        } while timer.seconds < targetSeconds
         result.seconds = timer.seconds
-        result.observations = corpus.observationCount * passes
+        result.observations = corpus.observationCount * result.passes
         return result
     }
 
