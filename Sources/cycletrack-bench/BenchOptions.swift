@@ -32,7 +32,7 @@ struct BenchOptions {
         var rest = arguments[...]
         while let word = rest.popFirst() {
             func value() throws(BenchError) -> String {
-                guard let next = rest.popFirst() else { throw BenchError("\(word) expects a value") }
+                guard let next = rest.popFirst() else { throw BenchError.usage("\(word) expects a value") }
                 return next
             }
             switch word {
@@ -42,23 +42,23 @@ struct BenchOptions {
             case "--footprint-seconds":
                 let text = try value()
                 guard let seconds = Double(text), seconds >= 5, seconds <= 3600 else {
-                    throw BenchError("--footprint-seconds expects a number of seconds from 5 to 3600, got '\(text)'")
+                    throw BenchError.usage("--footprint-seconds expects a number of seconds from 5 to 3600, got '\(text)'")
                 }
                 footprint = seconds
             case "--cycles":
                 let text = try value()
                 guard let count = Int(text), count >= 100, count <= 10_000_000 else {
-                    throw BenchError("--cycles expects a whole number from 100 to 10000000, got '\(text)'")
+                    throw BenchError.usage("--cycles expects a whole number from 100 to 10000000, got '\(text)'")
                 }
                 cycles = count
             case "--traces":
                 tracesDirectory = try value()
             case "--seed":
                 let text = try value()
-                guard let number = UInt64(text) else { throw BenchError("--seed expects a whole number, got '\(text)'") }
+                guard let number = UInt64(text) else { throw BenchError.usage("--seed expects a whole number, got '\(text)'") }
                 seed = number
             default:
-                throw BenchError("unknown argument '\(word)'; try --help")
+                throw BenchError.usage("unknown argument '\(word)'; try --help")
             }
         }
         footprintSeconds = footprint ?? (quick ? 10 : 120)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 // The benchmark: see docs/BENCHMARK.md. Exit 0, or 1 when the per-cycle push budget
-// was exceeded, or 70 when it could not run (message on stderr).
+// was exceeded, 64 for a bad command line, 70 when it could not run (message on stderr).
 do throws(BenchError) {
     let options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
     if options.showHelp {
@@ -14,5 +14,5 @@ do throws(BenchError) {
     exit(try run.run())
 } catch {
     Console.writeError("cycletrack-bench: \(error.message)\n")
-    exit(70)
+    exit(error.exitCode)
 }
