@@ -223,4 +223,25 @@ import Testing
         #expect(await runner.polls <= 61)
         #expect(!tokenCapture.all.joined().contains("a-wrong-token"))
     }
+
+    @Test func theDailyBudgetCountsWhatTheStoreAlreadyHoldsForToday() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store(appliance: "washer")
+        // 395 calls earlier today: 5 left of 400. A start needs more than the 2 reserved
+        // for its clear and end; a quiet update needs more than 2 + 40.
+        let earlier = start.addingTimeInterval(-3600)
+        try store.transaction {
+            for index in 0..<395 {
+                _ = try store.recordPush(cycleID: nil, applianceID: "washer", at: earlier.addingTimeInterval(Double(index)),
+                                         kind: "quiet", reason: "earlier", body: "{}", status: .sent)
+            }
+        }
+        let standIn = try HomeAssistantStandIn()
+        let script = ApplianceScript.dishwasher(start: start)
+        let end = script.lines.last!.at.addingTimeInterval(60)
+        let capture = LogCapture()
+        await (try makeRunner([script], standIn: standIn, database: fixture.path(), until: end, capture: capture)).run()
+        #expect(kinds(standIn.notifyCalls) == ["start", "clear", "end"])
+        #expect(capture.count("call_held_back") > 0)
+    }
 }

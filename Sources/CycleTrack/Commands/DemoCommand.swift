@@ -20,6 +20,7 @@ struct DemoCommand {
     }
 
     func run() async throws(CommandError) -> Int32 {
+        let signals = ShutdownSignals()
         let temporary = databasePath == nil
         let path = databasePath ?? "\(environment["TMPDIR"] ?? "/tmp")/cycletrack-demo-\(getpid()).sqlite"
         defer {
@@ -48,13 +49,28 @@ struct DemoCommand {
         print("cycletrack demo: a dishwasher and a washer, \(Int(speed))x speed (a 3.5-hour cycle in about \(Int(3.5 * 3600 / speed)) s)")
         print("time   appliance  kind    what the phone shows")
         let service = Task { await runner.run() }
-        try? await clock.sleep(until: origin.addingTimeInterval(end))
-        service.cancel()
+        let timer = Task {
+            try? await clock.sleep(until: origin.addingTimeInterval(end))
+            service.cancel()
+        }
+        // Ctrl-C stops the demo cleanly too: the history so far is shown and the
+        // temporary database removed.
+        let interrupted = Task { () -> Int32? in
+            for await number in signals.received {
+                service.cancel()
+                timer.cancel()
+                return 128 + number
+            }
+            return nil
+        }
         await service.value
+        timer.cancel()
+        interrupted.cancel()
+        let interruption = await interrupted.value
         print("")
         print("stored in \(temporary ? "a temporary database (use --db FILE to keep it)" : path):")
         let query = try QueryCommand(arguments: ["--db", path], environment: environment, programName: { ProgramName.readable($0) })
         CommandLineTool.emit(try query.run(now: clock.now()))
-        return ExitCode.ok.rawValue
+        return interruption ?? ExitCode.ok.rawValue
     }
 }

@@ -14,6 +14,7 @@ final class CycleRecorder {
     private var lastEnergy: [String: Double] = [:]
     private var lastRaw: [String: [Role: String]] = [:]
     private var lastSaved: [String: ApplianceTracker.Snapshot] = [:]
+    private let encoder = JSONEncoder()
 
     init(store: HistoryStore, source: String) {
         self.store = store
@@ -90,7 +91,7 @@ final class CycleRecorder {
                 }
             }
             let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
-            let json = String(decoding: try JSONEncoder().encode(persisted), as: UTF8.self)
+            let json = String(decoding: try encoder.encode(persisted), as: UTF8.self)
             try store.saveTrackerState(applianceID: id, json: json, at: observation?.at ?? effects.firstTime ?? Date(timeIntervalSince1970: 0))
             return planned
         }

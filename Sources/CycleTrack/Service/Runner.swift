@@ -50,6 +50,9 @@ public actor Runner {
     private var saidSupernotifyMissing = false
     private var saidUnauthorized = false
     private var jitter = SystemRandomNumberGenerator()
+    /// Calls counted in the current UTC day (day number, count): read from the store once
+    /// a day and kept up to date as calls are recorded.
+    private var countedToday: (day: Int, count: Int)?
     /// Polls made so far, for the benchmark and tests.
     public private(set) var polls = 0
 
@@ -196,15 +199,21 @@ public actor Runner {
     }
 
     private func budget(_ now: Date) -> DailyBudget {
-        let used: Int
+        DailyBudget(limit: options.dailyPushLimit, usedToday: callsToday(now),
+                    openCycles: trackers.values.filter { $0.cycle != nil }.count)
+    }
+
+    private func callsToday(_ now: Date) -> Int {
+        let day = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
+        if let counted = countedToday, counted.day == day { return counted.count }
         do {
-            used = try store.pushesCounted(onUTCDayOf: now)
+            let count = try store.pushesCounted(onUTCDayOf: now)
+            countedToday = (day, count)
+            return count
         } catch {
             log.error("budget_unreadable", ["error": "\(error)", "using": "the whole daily limit as used"])
-            used = options.dailyPushLimit
+            return options.dailyPushLimit
         }
-        return DailyBudget(limit: options.dailyPushLimit, usedToday: used,
-                           openCycles: trackers.values.filter { $0.cycle != nil }.count)
     }
 
     // MARK: Effects
@@ -220,6 +229,9 @@ public actor Runner {
             log.error("store_write_failed", ["appliance": appliance.id, "error": "\(error)",
                                              "action": "calls of this batch not sent"])
             return
+        }
+        if let counted = countedToday, !planned.isEmpty {
+            countedToday = (counted.day, counted.count + planned.count)
         }
         for effect in effects {
             switch effect {

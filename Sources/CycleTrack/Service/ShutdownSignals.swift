@@ -15,13 +15,8 @@ public final class ShutdownSignals: @unchecked Sendable {
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         let queue = DispatchQueue(label: "cycletrack.signals")
         var made: [any DispatchSourceSignal] = []
+        Self.block(signals)
         for number in signals {
-            // On Linux libdispatch reads signals through signalfd, which needs them blocked
-            // rather than ignored.
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, number)
-            pthread_sigmask(SIG_BLOCK, &set, nil)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { continuation.yield(number) }
             source.resume()
@@ -29,6 +24,19 @@ public final class ShutdownSignals: @unchecked Sendable {
         }
         received = stream
         sources = made
+    }
+
+    /// Holds SIGTERM and SIGINT back from their default action (ending the process) on
+    /// the calling thread and every thread it starts later. Call it from `main` before the
+    /// first `await`, while there is only the main thread: a signal that arrives before the
+    /// dispatch sources are listening then waits for them instead of killing the process.
+    /// On Linux libdispatch reads signals through signalfd, which needs them blocked
+    /// rather than ignored.
+    public static func block(_ signals: [Int32] = [SIGTERM, SIGINT]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     deinit {
