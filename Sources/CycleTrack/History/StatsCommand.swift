@@ -62,7 +62,9 @@ public struct StatsCommand: Sendable {
         let store = try options.openStore()
         let cycles: [CycleRecord]
         do {
-            cycles = try store.cycles(matching: CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until))
+            var filter = CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until)
+            filter.newestFirst = false
+            cycles = try store.cycles(matching: filter)
         } catch {
             throw .config(error.description)
         }

@@ -13,7 +13,13 @@ final class CycleRecorder {
     private var cycleIDs: [String: Int64] = [:]
     private var lastEnergy: [String: Double] = [:]
     private var lastRaw: [String: [Role: String]] = [:]
-    private var lastSaved: [String: ApplianceTracker.Snapshot] = [:]
+    private var lastSaved: [String: (snapshot: ApplianceTracker.Snapshot, at: Date)] = [:]
+    private var upserted: Set<String> = []
+    /// A snapshot that changed without any effect (the latest progress, a finish time that
+    /// drifted) is saved at most this often: the next poll after a restart shows the same
+    /// again, while everything a restart must not repeat comes with an effect and is saved
+    /// in the same transaction.
+    static let quietSnapshotSeconds: Double = 60
     private let encoder = JSONEncoder()
 
     init(store: HistoryStore, source: String) {
@@ -53,12 +59,19 @@ final class CycleRecorder {
         if let energy = observation?.energy { lastEnergy[id] = energy }
         // Polling an idle appliance every half minute must not write every half minute.
         let snapshot = tracker.snapshot
-        if effects.isEmpty, observation.map({ lastRaw[id] == $0.raw }) ?? true, lastSaved[id] == snapshot {
+        let at = observation?.at ?? effects.firstTime ?? Date(timeIntervalSince1970: 0)
+        let saveSnapshot: Bool = if let saved = lastSaved[id] {
+            !effects.isEmpty || (saved.snapshot != snapshot && at.timeIntervalSince(saved.at) >= Self.quietSnapshotSeconds)
+        } else {
+            true
+        }
+        let observationChanged = observation.map { lastRaw[id] != $0.raw } ?? false
+        if effects.isEmpty, !observationChanged, !saveSnapshot {
             return []
         }
         let planned = try store.transaction { () throws -> [(pushID: Int64, call: SupernotifyCall)] in
             var planned: [(pushID: Int64, call: SupernotifyCall)] = []
-            if let at = observation?.at ?? effects.firstTime {
+            if !upserted.contains(id) || !effects.isEmpty {
                 try store.upsertAppliance(id: id, name: appliance.name, at: at)
             }
             // A cycle that starts with this observation owns it; one that ends with it too.
@@ -90,13 +103,15 @@ final class CycleRecorder {
                     break
                 }
             }
-            let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
-            let json = String(decoding: try encoder.encode(persisted), as: UTF8.self)
-            try store.saveTrackerState(applianceID: id, json: json, at: observation?.at ?? effects.firstTime ?? Date(timeIntervalSince1970: 0))
+            if saveSnapshot {
+                let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
+                try store.saveTrackerState(applianceID: id, json: String(decoding: try encoder.encode(persisted), as: UTF8.self), at: at)
+            }
             return planned
         }
+        upserted.insert(id)
         if let observation { lastRaw[id] = observation.raw }
-        lastSaved[id] = snapshot
+        if saveSnapshot { lastSaved[id] = (snapshot, at) }
         return planned
     }
 }

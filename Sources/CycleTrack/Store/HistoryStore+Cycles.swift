@@ -88,7 +88,7 @@ extension HistoryStore {
         }
         var sql = "SELECT \(CycleRecord.columns) FROM cycles"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY started_at DESC, id DESC"
+        if filter.newestFirst { sql += " ORDER BY started_at DESC, id DESC" }
         if let limit = filter.limit {
             values.append(limit)
             sql += " LIMIT ?\(values.count)"
