@@ -60,30 +60,43 @@ public struct StatsCommand: Sendable {
         if showHelp { return Self.help }
         let range = try options.range(now: now, timeZone: timeZone)
         let store = try options.openStore()
-        let cycles: [CycleRecord]
+        var accumulators: [String?: CycleStatistics.Accumulator] = [:]
         do {
-            var filter = CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until)
-            filter.newestFirst = false
-            cycles = try store.cycles(matching: filter)
+            let filter = CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until)
+            let readKey: CycleFigures.Grouping = switch grouping {
+            case .appliance: .appliance
+            case .program: .program
+            case .week: .none
+            }
+            // A calendar's week is the costly part of a key; cycles of one local day share it.
+            var weekOfLocalDay: [Int: String] = [:]
+            try store.forEachCycleFigures(matching: filter, by: readKey) { cycle in
+                let key: String?
+                if grouping == .week {
+                    let local = cycle.startedAt.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: cycle.startedAt))
+                    let day = Int((local / 86_400).rounded(.down))
+                    if let known = weekOfLocalDay[day] {
+                        key = known
+                    } else {
+                        let week = TimeText.isoWeek(cycle.startedAt, timeZone: timeZone)
+                        weekOfLocalDay[day] = week
+                        key = week
+                    }
+                } else {
+                    key = cycle.key
+                }
+                accumulators[key, default: CycleStatistics.Accumulator()].add(cycle)
+            }
         } catch {
             throw .config(error.description)
         }
-        let groups = Dictionary(grouping: cycles, by: key)
+        let groups = accumulators
             .map { (key: $0.key, statistics: CycleStatistics($0.value)) }
             .sorted { ($0.key ?? "") < ($1.key ?? "") }
         switch options.format {
         case .table: return table(groups)
         case .json: return ReportValue.jsonDocument(groups.map(record))
         case .csv: return ReportValue.csvDocument(columns: columns, groups.map(record))
-        }
-    }
-
-    /// The group of a cycle: nil for a cycle without a program when grouping by program.
-    private func key(_ cycle: CycleRecord) -> String? {
-        switch grouping {
-        case .appliance: cycle.applianceID
-        case .program: cycle.program
-        case .week: TimeText.isoWeek(cycle.startedAt, timeZone: timeZone)
         }
     }
 

@@ -18,9 +18,6 @@ public struct CycleFilter: Sendable, Equatable {
     public var outcome: Outcome?
     /// At most this many cycles; nil for all.
     public var limit: Int?
-    /// Newest first; false leaves the order to SQLite, which can then read the table
-    /// straight through instead of walking an index (`stats` groups and sorts itself).
-    public var newestFirst: Bool = true
 
     public init(
         applianceID: String? = nil, since: Date? = nil, until: Date? = nil, program: String? = nil,

@@ -70,18 +70,26 @@ final class SQLiteConnection {
         _ sql: String, _ values: [any SQLiteBindable] = [],
         _ read: (SQLiteRow) throws(SQLiteError) -> T
     ) throws(SQLiteError) -> [T] {
+        var result: [T] = []
+        try forEachRow(sql, values) { row throws(SQLiteError) in result.append(try read(row)) }
+        return result
+    }
+
+    /// Runs a query and hands each row to `visit` as it is read, keeping none.
+    func forEachRow(
+        _ sql: String, _ values: [any SQLiteBindable] = [],
+        _ visit: (SQLiteRow) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) {
         let statement = try prepared(sql)
         try statement.bind(values)
-        var result: [T] = []
         do {
             while try statement.step() {
-                result.append(try read(statement.row))
+                try visit(statement.row)
             }
         } catch {
             statement.reset()
             throw error
         }
-        return result
     }
 
     /// Runs a query and reads its first row, if any.

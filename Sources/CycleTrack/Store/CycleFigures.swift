@@ -1,0 +1,34 @@
+import FoundationEssentials
+
+/// The numbers `stats` needs of one cycle, read without the rest of its row: at
+/// 100,000 cycles, building full `CycleRecord`s took most of the command's time.
+public struct CycleFigures: Sendable, Equatable {
+    /// What the cycles are grouped by, read as `key`.
+    public enum Grouping: Sendable {
+        case appliance, program, none
+    }
+
+    /// The appliance id or the program key, as grouped; nil when not grouped by either
+    /// (or for a cycle without a program).
+    public var key: String?
+    public var startedAt: Date
+    /// Seconds from start to end; nil while open.
+    public var duration: Double?
+    public var finished: Bool
+    /// Seconds from the first predicted finish to the actual end, for finished cycles
+    /// that had a prediction: positive when the cycle ran over.
+    public var estimateError: Double?
+    public var pushes: Int
+    public var energyKWh: Double?
+
+    public init(key: String?, startedAt: Date, duration: Double?, finished: Bool, estimateError: Double?,
+                pushes: Int, energyKWh: Double?) {
+        self.key = key
+        self.startedAt = startedAt
+        self.duration = duration
+        self.finished = finished
+        self.estimateError = estimateError
+        self.pushes = pushes
+        self.energyKWh = energyKWh
+    }
+}
