@@ -54,6 +54,32 @@ import Testing
         #expect(cycles.first?["pushes"] as? Int == 3)
     }
 
+    @Test func aSIGTERMDuringStartUpStillEndsCleanly() throws {
+        let scratch = try Scratch()
+        let standIn = try HomeAssistantStandIn(token: token)
+        dishwasher(on: standIn)
+        let service = try CycletrackProcess(["run", "--config", config(scratch, url: standIn.baseURL),
+                                             "--db", scratch.path + "/history.sqlite"])
+        // As soon as main has put its handler in place (SigCgt has SIGTERM, bit 14),
+        // however far start-up has got.
+        let status = "/proc/\(service.process.processIdentifier)/status"
+        let deadline = Date().addingTimeInterval(10)
+        var caught = false
+        while !caught, Date() < deadline {
+            let text = (try? String(contentsOfFile: status, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+               let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) {
+                caught = mask & (1 << 14) != 0
+            }
+            if !caught { usleep(200) }
+        }
+        #expect(caught)
+        service.signal(SIGTERM)
+        let result = service.wait(timeout: 15)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("event=stopped"))
+    }
+
     @Test func runKeepsGoingWhileHomeAssistantIsAwayAndSaysSoOnce() throws {
         let scratch = try Scratch()
         let port = try HTTPStandIn.unusedPort()
