@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # First look, on a fresh Debian machine with Swift 6.3: installs the two system
-# libraries, builds cycletrack (release), and runs the demo, which needs no Home Assistant.
+# libraries, builds cycletrack (release, Swift runtime linked in), and runs the demo,
+# which needs no Home Assistant. Arguments go to the demo (e.g. --speed 5000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
 echo "building cycletrack (release; the first build takes a few minutes)"
-swift build -c release --product cycletrack 2>&1 | grep -E "error|warning: unre|Compiling|Build complete" | tail -n 3
+log=$(mktemp)
+if ! swift build -c release --static-swift-stdlib --product cycletrack >"$log" 2>&1; then
+  cat "$log"
+  rm -f "$log"
+  echo "the build failed; the lines above say why" >&2
+  exit 1
+fi
+grep "Build complete" "$log" || true
+rm -f "$log"
 exec .build/release/cycletrack demo "$@"

@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 
 /// Home Assistant's REST API, as cycletrack uses it, over one ``HTTPClient``.
@@ -45,13 +46,7 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
     /// error is `.badRequest` with HA's message.
     public func renderTemplate(_ template: String) async throws(HomeAssistantError) -> String {
         let path = "/api/template"
-        let body: [UInt8]
-        do {
-            body = Array(try JSONEncoder().encode(["template": template]))
-        } catch {
-            // Encoding a dictionary of strings doesn't fail; should it, say what couldn't be sent.
-            throw .invalidIdentifier(what: "template", value: String(describing: error))
-        }
+        let body = Array("{\"template\":\(JSONValue.quoted(template))}".utf8)
         let response = try await request(.post, path, body: body)
         guard let text = response.text else {
             throw .malformedResponse(what: "UTF-8 text", path: path)

@@ -45,73 +45,118 @@ final class CycleRecorder {
         }
     }
 
+    /// What the core decided for one appliance at one moment.
+    struct Batch {
+        var appliance: ApplianceSettings
+        /// nil for a tick between observations.
+        var observation: Observation?
+        var effects: [TrackerEffect]
+        /// The tracker after the effects, for the cycle's row and the snapshot.
+        var tracker: ApplianceTracker
+    }
+
     /// Records one batch and returns the calls to send, with their push ids, in order.
     /// - Parameter status: `.pending` when the calls will be sent, `.notSent` for replay.
     @discardableResult
     func record(
-        appliance: ApplianceSettings,
-        observation: Observation?,
-        effects: [TrackerEffect],
-        tracker: ApplianceTracker,
+        appliance: ApplianceSettings, observation: Observation?, effects: [TrackerEffect], tracker: ApplianceTracker,
         status: PushStatus
     ) throws -> [(pushID: Int64, call: SupernotifyCall)] {
-        let id = appliance.id
-        if let energy = observation?.energy { lastEnergy[id] = energy }
-        // Polling an idle appliance every half minute must not write every half minute.
-        let snapshot = tracker.snapshot
-        let at = observation?.at ?? effects.firstTime ?? Date(timeIntervalSince1970: 0)
-        let saveSnapshot: Bool = if let saved = lastSaved[id] {
-            !effects.isEmpty || (saved.snapshot != snapshot && at.timeIntervalSince(saved.at) >= Self.quietSnapshotSeconds)
-        } else {
-            true
+        try record([Batch(appliance: appliance, observation: observation, effects: effects, tracker: tracker)], status: status)[0]
+    }
+
+    /// Records every batch of one poll in a single transaction (all of them or none) and
+    /// returns, per batch, the calls to send with their push ids, in order.
+    func record(_ batches: [Batch], status: PushStatus) throws -> [[(pushID: Int64, call: SupernotifyCall)]] {
+        var work: [(batch: Batch, snapshot: ApplianceTracker.Snapshot, at: Date, saveSnapshot: Bool)] = []
+        for batch in batches {
+            let id = batch.appliance.id
+            let snapshot = batch.tracker.snapshot
+            let at = batch.observation?.at ?? batch.effects.firstTime ?? Date(timeIntervalSince1970: 0)
+            let saveSnapshot: Bool = if let saved = lastSaved[id] {
+                !batch.effects.isEmpty
+                    || (saved.snapshot != snapshot && at.timeIntervalSince(saved.at) >= Self.quietSnapshotSeconds)
+            } else {
+                true
+            }
+            // Polling an idle appliance every half minute must not write every half minute.
+            let observationChanged = batch.observation.map { lastRaw[id] != $0.raw } ?? false
+            if !batch.effects.isEmpty || observationChanged || saveSnapshot {
+                work.append((batch, snapshot, at, saveSnapshot))
+            }
         }
-        let observationChanged = observation.map { lastRaw[id] != $0.raw } ?? false
-        if effects.isEmpty, !observationChanged, !saveSnapshot {
-            return []
-        }
-        let planned = try store.transaction { () throws -> [(pushID: Int64, call: SupernotifyCall)] in
-            var planned: [(pushID: Int64, call: SupernotifyCall)] = []
-            if !upserted.contains(id) || !effects.isEmpty {
-                try store.upsertAppliance(id: id, name: appliance.name, at: at)
-            }
-            // A cycle that starts with this observation owns it; one that ends with it too.
-            for case .cycleStarted(let at, let program) in effects where cycleIDs[id] == nil {
-                cycleIDs[id] = try store.openCycle(applianceID: id, program: program, startedAt: at, source: source)
-            }
-            if let observation {
-                let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0.rawValue, observation.raw[$0] ?? "unavailable") })
-                try store.recordObservation(applianceID: id, cycleID: cycleIDs[id], at: observation.at, states: states)
-            }
-            if let cycleID = cycleIDs[id], let cycle = tracker.cycle ?? nil {
-                try store.updateCycle(
-                    id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
-                    lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
-                    energyStart: cycle.energyAtStart)
-            }
-            for effect in effects {
-                switch effect {
-                case .call(let call):
-                    let pushID = try store.recordPush(
-                        cycleID: cycleIDs[id], applianceID: id, at: call.at, kind: call.kind.rawValue,
-                        reason: call.reason, body: call.bodyJSON(), status: status)
-                    planned.append((pushID, call))
-                case .cycleEnded(let at, let outcome):
-                    if let cycleID = cycleIDs.removeValue(forKey: id) {
-                        try store.closeCycle(id: cycleID, endedAt: at, outcome: outcome.rawValue, energyEnd: lastEnergy[id])
-                    }
-                case .cycleStarted, .heldBack, .warning:
-                    break
+        guard !work.isEmpty else { return batches.map { _ in [] } }
+        let cycleIDsBefore = cycleIDs
+        let planned: [String: [(pushID: Int64, call: SupernotifyCall)]]
+        do {
+            planned = try store.transaction { () throws -> [String: [(pushID: Int64, call: SupernotifyCall)]] in
+                var planned: [String: [(pushID: Int64, call: SupernotifyCall)]] = [:]
+                for item in work {
+                    planned[item.batch.appliance.id] = try write(item.batch, snapshot: item.saveSnapshot ? item.snapshot : nil,
+                                                                 at: item.at, status: status)
                 }
+                return planned
             }
-            if saveSnapshot {
-                let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
-                try store.saveTrackerState(applianceID: id, json: String(decoding: try encoder.encode(persisted), as: UTF8.self), at: at)
-            }
-            return planned
+        } catch {
+            // Nothing of the transaction stands, so neither may what it opened or closed.
+            cycleIDs = cycleIDsBefore
+            throw error
         }
-        upserted.insert(id)
-        if let observation { lastRaw[id] = observation.raw }
-        if saveSnapshot { lastSaved[id] = (snapshot, at) }
+        for item in work {
+            let id = item.batch.appliance.id
+            upserted.insert(id)
+            if let observation = item.batch.observation {
+                lastRaw[id] = observation.raw
+                if let energy = observation.energy { lastEnergy[id] = energy }
+            }
+            if item.saveSnapshot { lastSaved[id] = (item.snapshot, item.at) }
+        }
+        return batches.map { planned[$0.appliance.id] ?? [] }
+    }
+
+    /// One batch's rows, inside the caller's transaction.
+    private func write(_ batch: Batch, snapshot: ApplianceTracker.Snapshot?, at: Date,
+                       status: PushStatus) throws -> [(pushID: Int64, call: SupernotifyCall)] {
+        let id = batch.appliance.id
+        let effects = batch.effects
+        var planned: [(pushID: Int64, call: SupernotifyCall)] = []
+        if !upserted.contains(id) || !effects.isEmpty {
+            try store.upsertAppliance(id: id, name: batch.appliance.name, at: at)
+        }
+        // A cycle that starts with this observation owns it; one that ends with it too.
+        for case .cycleStarted(let at, let program) in effects where cycleIDs[id] == nil {
+            cycleIDs[id] = try store.openCycle(applianceID: id, program: program, startedAt: at, source: source)
+        }
+        if let observation = batch.observation {
+            let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0.rawValue, observation.raw[$0] ?? "unavailable") })
+            try store.recordObservation(applianceID: id, cycleID: cycleIDs[id], at: observation.at, states: states)
+        }
+        if let cycleID = cycleIDs[id], let cycle = batch.tracker.cycle {
+            try store.updateCycle(
+                id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
+                lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
+                energyStart: cycle.energyAtStart)
+        }
+        for effect in effects {
+            switch effect {
+            case .call(let call):
+                let pushID = try store.recordPush(
+                    cycleID: cycleIDs[id], applianceID: id, at: call.at, kind: call.kind.rawValue,
+                    reason: call.reason, body: call.bodyJSON(), status: status)
+                planned.append((pushID, call))
+            case .cycleEnded(let at, let outcome):
+                if let cycleID = cycleIDs.removeValue(forKey: id) {
+                    let energy = batch.observation?.energy ?? lastEnergy[id]
+                    try store.closeCycle(id: cycleID, endedAt: at, outcome: outcome.rawValue, energyEnd: energy)
+                }
+            case .cycleStarted, .heldBack, .warning:
+                break
+            }
+        }
+        if let snapshot {
+            let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
+            try store.saveTrackerState(applianceID: id, json: String(decoding: try encoder.encode(persisted), as: UTF8.self), at: at)
+        }
         return planned
     }
 }

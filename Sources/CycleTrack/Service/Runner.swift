@@ -147,6 +147,7 @@ public actor Runner {
         pollBackoff.reset()
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
+        var batches: [CycleRecorder.Batch] = []
         for id in order {
             guard let appliance = appliances[id] else { continue }
             var raw: [Role: String] = [:]
@@ -167,8 +168,10 @@ public actor Runner {
             guard var tracker = trackers[id] else { continue }
             let effects = tracker.observe(observation, budget: budget(at))
             trackers[id] = tracker
-            await perform(effects, for: appliance, observation: observation)
+            count(effects, at: at)
+            batches.append(CycleRecorder.Batch(appliance: appliance.settings, observation: observation, effects: effects, tracker: tracker))
         }
+        await perform(batches)
         let running = trackers.values.contains { $0.cycle != nil }
         return at.addingTimeInterval(running ? options.activePollSeconds : options.idlePollSeconds)
     }
@@ -189,13 +192,25 @@ public actor Runner {
     }
 
     private func fireDeadlines(now: Date) async {
+        var batches: [CycleRecorder.Batch] = []
         for id in order {
             guard var tracker = trackers[id], let deadline = tracker.nextDeadline, deadline <= now,
                   let appliance = appliances[id] else { continue }
             let effects = tracker.advance(to: now, budget: budget(now))
             trackers[id] = tracker
-            await perform(effects, for: appliance, observation: nil)
+            count(effects, at: now)
+            batches.append(CycleRecorder.Batch(appliance: appliance.settings, observation: nil, effects: effects, tracker: tracker))
         }
+        if !batches.isEmpty { await perform(batches) }
+    }
+
+    /// Counts the calls a tracker just planned into today's total, so that the next
+    /// appliance's budget sees them.
+    private func count(_ effects: [TrackerEffect], at now: Date) {
+        let calls = effects.filter { if case .call = $0 { true } else { false } }.count
+        guard calls > 0 else { return }
+        let today = callsToday(now)
+        if let counted = countedToday { countedToday = (counted.day, today + calls) }
     }
 
     private func budget(_ now: Date) -> DailyBudget {
@@ -218,43 +233,43 @@ public actor Runner {
 
     // MARK: Effects
 
-    private func perform(_ effects: [TrackerEffect], for appliance: TrackedAppliance, observation: Observation?) async {
-        guard let tracker = trackers[appliance.id] else { return }
-        let planned: [(pushID: Int64, call: SupernotifyCall)]
+    /// Records a poll's (or a tick's) batches in one transaction, then logs and sends
+    /// each appliance's calls in order.
+    private func perform(_ batches: [CycleRecorder.Batch]) async {
+        let planned: [[(pushID: Int64, call: SupernotifyCall)]]
         do {
-            planned = try recorder.record(appliance: appliance.settings, observation: observation, effects: effects,
-                                          tracker: tracker, status: .pending)
+            planned = try recorder.record(batches, status: .pending)
         } catch {
             // Without a record a call must not go out: it could never be accounted for.
-            log.error("store_write_failed", ["appliance": appliance.id, "error": "\(error)",
-                                             "action": "calls of this batch not sent"])
+            log.error("store_write_failed", ["appliances": batches.map(\.appliance.id).joined(separator: ","),
+                                             "error": "\(error)", "action": "calls of this poll not sent"])
             return
         }
-        if let counted = countedToday, !planned.isEmpty {
-            countedToday = (counted.day, counted.count + planned.count)
-        }
-        for effect in effects {
-            switch effect {
-            case .cycleStarted(let at, let program):
-                log.info("cycle_started", ["appliance": appliance.id, "at": ISOTime.format(at), "program": program ?? "-"])
-            case .cycleEnded(let at, let outcome):
-                log.info("cycle_ended", ["appliance": appliance.id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
-            case .heldBack(let kind, _, let reason):
-                log.info("call_held_back", ["appliance": appliance.id, "kind": kind.rawValue, "reason": reason])
-            case .warning(let message):
-                log.warning("appliance_warning", ["appliance": appliance.id, "message": message])
-            case .call:
-                break
+        for (batch, calls) in zip(batches, planned) {
+            let id = batch.appliance.id
+            for effect in batch.effects {
+                switch effect {
+                case .cycleStarted(let at, let program):
+                    log.info("cycle_started", ["appliance": id, "at": ISOTime.format(at), "program": program ?? "-"])
+                case .cycleEnded(let at, let outcome):
+                    log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
+                case .heldBack(let kind, _, let reason):
+                    log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+                case .warning(let message):
+                    log.warning("appliance_warning", ["appliance": id, "message": message])
+                case .call:
+                    break
+                }
             }
-        }
-        for (pushID, call) in planned {
-            if Task.isCancelled {
-                log.info("call_deferred", ["appliance": appliance.id, "kind": call.kind.rawValue,
-                                           "reason": "shutting down; kept as pending for the next start"])
-                continue
+            for (pushID, call) in calls {
+                if Task.isCancelled {
+                    log.info("call_deferred", ["appliance": id, "kind": call.kind.rawValue,
+                                               "reason": "shutting down; kept as pending for the next start"])
+                    continue
+                }
+                await send(pushID: pushID, applianceID: id, kind: call.kind.rawValue, reason: call.reason,
+                           body: call.bodyJSON(), line: CallLine.jsonl(call))
             }
-            await send(pushID: pushID, applianceID: appliance.id, kind: call.kind.rawValue, reason: call.reason,
-                       body: call.bodyJSON(), line: CallLine.jsonl(call))
         }
     }
 
