@@ -33,9 +33,9 @@ struct DemoPrinter: NotifySink {
     let clock: AcceleratedClock
     let write: @Sendable (String) -> Void
 
-    func notify(_ request: NotifyRequest) async -> NotifyResult {
+    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
         write(Self.line(request, at: clock.now()))
-        return NotifyResult(status: 200, error: nil, latencyMs: 0)
+        return ServiceCallOutcome(status: 200, error: nil, latencyMs: 0)
     }
 
     /// "08:02", local time, as the history table shows it.

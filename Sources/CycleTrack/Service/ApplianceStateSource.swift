@@ -18,22 +18,6 @@ public protocol ApplianceStateSource: Sendable {
     func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityState?]
 }
 
-/// What happened to one `supernotify.notify` call.
-public struct NotifyResult: Sendable, Equatable {
-    public var status: Int?
-    /// A one-line description when the call failed (never the token).
-    public var error: String?
-    public var latencyMs: Double
-
-    public init(status: Int?, error: String?, latencyMs: Double) {
-        self.status = status
-        self.error = error
-        self.latencyMs = latencyMs
-    }
-
-    public var accepted: Bool { status.map { (200..<300).contains($0) } ?? false }
-}
-
 /// One `supernotify.notify` call to make: the body is what goes over the wire; the
 /// rest is for sinks that show calls to a person (the demo).
 public struct NotifyRequest: Sendable {
@@ -44,5 +28,5 @@ public struct NotifyRequest: Sendable {
 
 /// Where the runner sends Supernotify calls: Home Assistant, or the demo's printer.
 public protocol NotifySink: Sendable {
-    func notify(_ request: NotifyRequest) async -> NotifyResult
+    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome
 }

@@ -17,9 +17,8 @@ public struct HomeAssistantGateway: ApplianceStateSource, NotifySink {
         }
     }
 
-    public func notify(_ request: NotifyRequest) async -> NotifyResult {
-        let outcome = await client.callService(domain: "supernotify", service: "notify", body: request.body)
-        return NotifyResult(status: outcome.status, error: outcome.error?.description, latencyMs: outcome.latencyMs)
+    public func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+        await client.callService(domain: "supernotify", service: "notify", body: request.body)
     }
 
     /// Discovery's appliances merged with the configuration, or nil when HA didn't answer.

@@ -277,13 +277,13 @@ public actor Runner {
         mark(pushID, .sending, nil, nil, nil)
         if let line, log.enabled(.debug) { log.debug("call_body", ["json": line]) }
         let result = await sink.notify(NotifyRequest(applianceID: applianceID, kind: kind, body: body))
-        if result.accepted {
+        if result.succeeded {
             mark(pushID, .sent, result.status, nil, result.latencyMs)
             log.info("call", ["appliance": applianceID, "kind": kind, "reason": reason,
                               "status": String(result.status ?? 0), "latency_ms": String(Int(result.latencyMs))])
             return
         }
-        let error = result.error ?? "HTTP \(result.status.map(String.init) ?? "-")"
+        let error = result.error?.description ?? "HTTP \(result.status.map(String.init) ?? "-")"
         explain(result)
         if kind == CallKind.clear.rawValue {
             // A clear goes out at least once: kept pending and retried until HA accepts it.
@@ -302,7 +302,7 @@ public actor Runner {
         }
     }
 
-    private func explain(_ result: NotifyResult) {
+    private func explain(_ result: ServiceCallOutcome) {
         if result.status == 400, !saidSupernotifyMissing {
             saidSupernotifyMissing = true
             log.error("supernotify_refused", [
