@@ -95,6 +95,25 @@ import Testing
         #expect(!result.stderr.contains(token))
     }
 
+    @Test func aSecondServiceOnTheSameDatabaseIsRefused() throws {
+        let scratch = try Scratch()
+        let standIn = try HomeAssistantStandIn(token: token)
+        dishwasher(on: standIn)
+        let database = scratch.path + "/history.sqlite"
+        let first = try CycletrackProcess(["run", "--config", config(scratch, url: standIn.baseURL), "--db", database])
+        #expect(first.waitForLog("event=tracking"))
+        let second = try CycletrackProcess.run(["run", "--config", config(scratch, url: standIn.baseURL), "--db", database])
+        #expect(second.status == 78)
+        #expect(second.stderr.contains("another cycletrack run is using \(database)"))
+        first.signal(SIGKILL)
+        _ = first.wait(timeout: 10)
+        // The kernel lets go of the lock with the process, however it ended.
+        let third = try CycletrackProcess(["run", "--config", config(scratch, url: standIn.baseURL), "--db", database])
+        #expect(third.waitForLog("event=tracking"))
+        third.signal(SIGTERM)
+        #expect(third.wait(timeout: 10).status == 0)
+    }
+
     @Test func runRefusesBadSetupWithTheDocumentedStatuses() throws {
         let scratch = try Scratch()
         let noToken = scratch.write("no-token.json", #"{"home_assistant": {"url": "http://127.0.0.1:9"}, "discover": false}"#)

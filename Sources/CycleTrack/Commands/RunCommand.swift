@@ -23,6 +23,7 @@ struct RunCommand {
         let config = try ConfigurationLoader.load(explicit: configPath, environment: environment)
         let access = try HomeAssistantAccess.resolve(config, environment: environment)
         let database = databasePath ?? environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
+        let lock = try DatabaseLock(database: database)
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: access.url, token: access.token, http: HTTPClient(configuration: .init(caFile: config.caFile))))
         log.info("starting", ["config": config.source, "ha": access.description, "database": database,
                               "discover": String(config.discover)])
@@ -67,6 +68,7 @@ struct RunCommand {
         }
         await service.value
         watcher.cancel()
+        withExtendedLifetime(lock) {}
         return ExitCode.ok.rawValue
     }
 }
