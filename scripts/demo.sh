@@ -13,6 +13,6 @@ if ! swift build -c release --static-swift-stdlib --product cycletrack >"$log" 2
   echo "the build failed; the lines above say why" >&2
   exit 1
 fi
-grep "Build complete" "$log" || true
+grep -E "complete!" "$log" || true
 rm -f "$log"
 exec .build/release/cycletrack demo "$@"
