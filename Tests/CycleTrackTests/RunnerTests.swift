@@ -244,4 +244,18 @@ import Testing
         #expect(kinds(standIn.notifyCalls) == ["start", "clear", "end"])
         #expect(capture.count("call_held_back") > 0)
     }
+
+    @Test func anOpenCycleOfAnApplianceNoLongerFollowedIsReportedAtStart() async throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.store(appliance: "old_dryer")
+        _ = try store.openCycle(applianceID: "old_dryer", program: nil, startedAt: start, source: "run")
+        let standIn = try HomeAssistantStandIn()
+        var script = ApplianceScript.dishwasher(start: start)
+        script.lines = Array(script.lines.prefix(2))
+        let capture = LogCapture()
+        await (try makeRunner([script], standIn: standIn, database: fixture.path(), until: start.addingTimeInterval(60),
+                              capture: capture)).run()
+        #expect(capture.count("open_cycle_untracked") == 1)
+        #expect(capture.all.contains { $0.contains("event=open_cycle_untracked appliance=old_dryer") })
+    }
 }

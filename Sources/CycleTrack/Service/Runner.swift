@@ -100,6 +100,7 @@ public actor Runner {
                 log.info("cycle_resumed", ["appliance": id, "started": ISOTime.format(cycle.startedAt)])
             }
         }
+        reportUntrackedOpenCycles()
         await recoverUnfinishedPushes()
         var nextPoll = clock.now()
         var nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
@@ -360,6 +361,21 @@ public actor Runner {
                 mark(push.id, .abandoned, nil, why, nil)
                 log.info("call_abandoned", ["appliance": push.applianceID, "kind": push.kind, "reason": why])
             }
+        }
+    }
+
+    /// A cycle left open by an appliance no longer followed (removed from the config, or
+    /// not discovered yet) stays open in the history: say so, once, at start.
+    private func reportUntrackedOpenCycles() {
+        do {
+            for cycle in try store.openCycles() where appliances[cycle.applianceID] == nil {
+                log.warning("open_cycle_untracked", [
+                    "appliance": cycle.applianceID, "cycle": String(cycle.id), "started": ISOTime.format(cycle.startedAt),
+                    "effect": "stays open until the appliance is tracked again",
+                ])
+            }
+        } catch {
+            log.error("store_read_failed", ["error": "\(error)"])
         }
     }
 
