@@ -29,6 +29,7 @@ let package = Package(
             path: "Migrations",
             resources: [
                 .embedInCode("0001_initial.sql"),
+                .embedInCode("0002_superseded_pushes.sql"),
             ]
         ),
         // The world: HA client, SQLite store, configuration, discovery, runner.

@@ -21,5 +21,7 @@ public struct Migration: Sendable {
 public enum Migrations {
     public static let all: [Migration] = [
         Migration(version: 1, name: "initial", sql: String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
+        Migration(version: 2, name: "superseded_pushes",
+                  sql: String(decoding: PackageResources._002_superseded_pushes_sql, as: UTF8.self)),
     ]
 }

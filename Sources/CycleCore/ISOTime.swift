@@ -53,7 +53,8 @@ public enum ISOTime {
 
     /// `2026-11-02T08:00:00Z`, in UTC; milliseconds (`.250Z`) only when not zero.
     public static func format(_ date: Date) -> String {
-        let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded())
+        // Dates come from clocks, HA and the store; one beyond Int's milliseconds reads as the epoch.
+        let totalMillis = NumberText.int(date.timeIntervalSince1970 * 1000, .toNearestOrAwayFromZero) ?? 0
         let millis = ((totalMillis % 1000) + 1000) % 1000
         let seconds = (totalMillis - millis) / 1000
         let secondOfDay = ((seconds % 86_400) + 86_400) % 86_400

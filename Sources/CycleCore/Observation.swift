@@ -89,7 +89,7 @@ public struct Observation: Sendable, Equatable {
     }
 
     static func number(_ text: String?) -> Double? {
-        guard let text = present(text), let value = Double(text), value.isFinite else { return nil }
+        guard let text = present(text), let value = Double(text), NumberText.isPlausible(value) else { return nil }
         return value
     }
 }

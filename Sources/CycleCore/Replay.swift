@@ -54,77 +54,53 @@ public enum Replay {
         return (observations, warnings)
     }
 
-    /// One step of a replay: an observation (nil for a tick between two of them), what
-    /// the tracker decided, and the tracker afterwards. `replay --record` stores each.
-    public struct Step {
-        public var observation: Observation?
-        public var effects: [TrackerEffect]
-        public var tracker: ApplianceTracker
-    }
-
-    /// Replays observations in time order through a fresh tracker, exactly as `run` feeds
-    /// polled ones; `onStep` sees every step as it happens.
+    /// Replays observations in time order through a fresh household of one appliance,
+    /// exactly as `run` feeds polled ones. `onEvent` sees each event's steps with the
+    /// household after them, as `run`'s recorder does (`replay --record` stores them and
+    /// sets the store's cycle ids in the household).
     public static func run(settings: ApplianceSettings, observations: [Observation], dailyLimit: Int = 400,
-                           onStep: (Step) -> Void = { _ in }) -> ReplayResult {
-        var tracker = ApplianceTracker(settings: settings)
+                           onEvent: ([Household.Step], inout Household) -> Void = { _, _ in }) -> ReplayResult {
+        var household = Household(dailyLimit: dailyLimit)
+        household.follow(settings)
         var effects: [TrackerEffect] = []
-        var callsByDay: [Int: Int] = [:]
-
-        func budget(at date: Date, tracker: ApplianceTracker) -> DailyBudget {
-            DailyBudget(limit: dailyLimit, usedToday: callsByDay[utcDay(date)] ?? 0,
-                        openCycles: tracker.cycle == nil ? 0 : 1)
-        }
         var cycles: [ReplayCycle] = []
-        func take(_ new: [TrackerEffect], from tracker: ApplianceTracker) {
-            effects += new
-            for effect in new {
-                switch effect {
-                case .cycleStarted(let at, let program):
-                    cycles.append(ReplayCycle(startedAt: at, endedAt: nil, outcome: nil, program: program, calls: []))
-                case .call(let call):
-                    callsByDay[utcDay(call.at), default: 0] += 1
-                    if !cycles.isEmpty { cycles[cycles.count - 1].calls.append(call) }
-                case .cycleEnded(let at, let outcome):
-                    guard !cycles.isEmpty else { break }
-                    cycles[cycles.count - 1].endedAt = at
-                    cycles[cycles.count - 1].outcome = outcome
-                    // One tracker call ends at most one cycle: the one it reports as last ended.
-                    cycles[cycles.count - 1].program = tracker.lastEndedCycle?.program
-                case .heldBack, .warning:
-                    break
-                }
-            }
-            // The program may become known after the start.
-            if let open = tracker.cycle, let last = cycles.indices.last, cycles[last].endedAt == nil {
-                cycles[last].program = open.program
-            }
-        }
-
         for observation in observations {
-            // Each deadline before this observation gets its own tick, so that its call
-            // counts against the budget of the day it falls in.
-            while let due = tracker.nextDeadline, due < observation.at {
-                let fired = tracker.advance(to: due, budget: budget(at: due, tracker: tracker))
-                take(fired, from: tracker)
-                onStep(Step(observation: nil, effects: fired, tracker: tracker))
-                if let next = tracker.nextDeadline, next <= due { break }
+            let steps = household.handle(.observed(settings.id, observation))
+            for step in steps {
+                effects += step.effects
+                take(step, into: &cycles)
             }
-            let new = tracker.observe(observation, budget: budget(at: observation.at, tracker: tracker))
-            take(new, from: tracker)
-            onStep(Step(observation: observation, effects: new, tracker: tracker))
+            if !steps.isEmpty { onEvent(steps, &household) }
         }
-
         return ReplayResult(
             observations: observations,
             effects: effects,
             calls: effects.compactMap { if case .call(let call) = $0 { call } else { nil } },
             cycles: cycles,
             warnings: effects.compactMap { if case .warning(let text) = $0 { text } else { nil } },
-            droppedSteps: tracker.droppedSteps
+            droppedSteps: household.tracker(settings.id)?.droppedSteps ?? []
         )
     }
 
-    private static func utcDay(_ date: Date) -> Int {
-        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    private static func take(_ step: Household.Step, into cycles: inout [ReplayCycle]) {
+        for effect in step.effects {
+            switch effect {
+            case .cycleStarted(let at, let program):
+                cycles.append(ReplayCycle(startedAt: at, endedAt: nil, outcome: nil, program: program, calls: []))
+            case .call(let call):
+                if !cycles.isEmpty { cycles[cycles.count - 1].calls.append(call) }
+            case .cycleEnded(let at, let outcome):
+                guard !cycles.isEmpty else { break }
+                cycles[cycles.count - 1].endedAt = at
+                cycles[cycles.count - 1].outcome = outcome
+                cycles[cycles.count - 1].program = step.ended?.program
+            case .heldBack, .warning:
+                break
+            }
+        }
+        // The program may become known after the start.
+        if let open = step.cycle, let last = cycles.indices.last, cycles[last].endedAt == nil {
+            cycles[last].program = open.program
+        }
     }
 }

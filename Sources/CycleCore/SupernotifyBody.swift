@@ -27,7 +27,7 @@ enum SupernotifyBody {
         let finish = view.pause == .running ? view.finishTime : nil
         if let finish {
             extra["chronometer"] = .bool(true)
-            extra["when"] = .int(Int(finish.timeIntervalSince1970.rounded(.down)))
+            extra["when"] = NumberText.int(finish.timeIntervalSince1970, .down).map(JSONValue.int) ?? .null
         }
         if let progress = view.progress, finish == nil {
             extra["critical_text"] = .string("\(progress)%")
@@ -141,8 +141,7 @@ enum SupernotifyBody {
     /// "180°C"; "180.5°F"; whole numbers without decimals.
     static func temperatureText(_ value: Double, unit: String?) -> String {
         let rounded = (value * 10).rounded() / 10
-        let number = rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : String(rounded)
-        return number + (unit ?? "°C")
+        return NumberText.plain(rounded) + (unit ?? "°C")
     }
 
     /// "Dishwasher finished", "... aborted", "... failed", "... stopped reporting".

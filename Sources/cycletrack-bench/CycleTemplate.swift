@@ -8,19 +8,19 @@ struct CycleTemplate {
     struct Row {
         var offset: Double
         /// Every role, "unavailable" where the trace had none, as `cycletrack run` records them.
-        var states: [String: String]
+        var states: [Role: String]
     }
 
     struct Push {
         var offset: Double
-        var kind: String
+        var kind: CallKind
         var reason: String
         var body: String
     }
 
     var program: String?
     var duration: Double
-    var outcome: String
+    var outcome: CycleOutcome
     var firstPredictedFinish: Double?
     var lastPredictedFinish: Double?
     var maxProgress: Int?
@@ -59,16 +59,16 @@ struct CycleTemplate {
                 let due = lastKept.map { observation.at.timeIntervalSince($0) >= spacing } ?? true
                 guard stateChanged || due || index == during.count - 1 else { continue }
                 lastKept = observation.at
-                let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0.rawValue, observation.raw[$0] ?? "unavailable") })
+                let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, observation.raw[$0] ?? "unavailable") })
                 rows.append(Row(offset: observation.at.timeIntervalSince(start), states: states))
             }
             return CycleTemplate(
-                program: cycle.program, duration: endedAt.timeIntervalSince(start), outcome: outcome.rawValue,
+                program: cycle.program, duration: endedAt.timeIntervalSince(start), outcome: outcome,
                 firstPredictedFinish: firstFinish?.timeIntervalSince(start),
                 lastPredictedFinish: lastFinish?.timeIntervalSince(start), maxProgress: maxProgress,
                 rows: rows, changedObservations: changed,
                 pushes: cycle.calls.map { call in
-                    Push(offset: call.at.timeIntervalSince(start), kind: call.kind.rawValue, reason: call.reason,
+                    Push(offset: call.at.timeIntervalSince(start), kind: call.kind, reason: call.reason,
                          body: call.bodyJSON())
                 })
         }

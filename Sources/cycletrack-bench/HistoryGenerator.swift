@@ -77,11 +77,11 @@ struct HistoryGenerator {
     private mutating func store(_ template: CycleTemplate, of applianceID: String, at start: Date, energyStart: Double,
                                 used kWh: Double?, in store: HistoryStore) throws {
         func time(_ offset: Double) -> Date { start.addingTimeInterval(offset) }
-        let id = try store.openCycle(applianceID: applianceID, program: template.program, startedAt: start, source: "run")
+        let id = try store.openCycle(applianceID: applianceID, program: template.program, startedAt: start, source: .run)
         let observing = Stopwatch()
         for row in template.rows {
             var states = row.states
-            if kWh != nil { states["energy"] = Summary.fixed(energyStart + (kWh ?? 0) * row.offset / template.duration, 3) }
+            if kWh != nil { states[.energy] = Summary.fixed(energyStart + (kWh ?? 0) * row.offset / template.duration, 3) }
             if try store.recordObservation(applianceID: applianceID, cycleID: id, at: time(row.offset), states: states) != nil {
                 observations += 1
             }

@@ -1,9 +1,9 @@
 import CycleCore
 import FoundationEssentials
 
-/// Phase 2: observations per second through `ApplianceTracker` (cycle machine and
-/// push planner, bodies built), fed the way `Replay.run` feeds it: each deadline
-/// between two observations gets its own tick. The corpus is parsed beforehand;
+/// Phase 2: observations per second through the `Household` (cycle machine and push
+/// planner, bodies built), fed the way `Replay.run` feeds it: each deadline between
+/// two observations gets its own tick. The corpus is parsed beforehand;
 /// only the tracker's work is timed.
 struct ThroughputBenchmark {
     var observations = 0
@@ -30,31 +30,17 @@ struct ThroughputBenchmark {
         return result
     }
 
-    /// One replay of every trace through a fresh tracker; returns the calls made.
+    /// One replay of every trace through a fresh household, as `Replay.run` and
+    /// `run` drive it; returns the calls made.
     private static func pass(_ corpus: TraceCorpus) -> Int {
         var calls = 0
         for trace in corpus.traces {
-            var tracker = ApplianceTracker(settings: trace.settings)
-            var budget = DailyBudget()
-            var day = -1
-            // The daily budget as `Replay.run` counts it: calls of the observation's UTC day.
-            func count(_ effects: [TrackerEffect]) {
-                for effect in effects {
-                    if case .call = effect {
-                        calls += 1
-                        budget.usedToday += 1
-                    }
-                }
-            }
+            var household = Household(dailyLimit: 400)
+            household.follow(trace.settings)
             for observation in trace.observations {
-                let today = Int(observation.at.timeIntervalSince1970 / 86_400)
-                if today != day { day = today; budget.usedToday = 0 }
-                budget.openCycles = tracker.cycle == nil ? 0 : 1
-                while let due = tracker.nextDeadline, due < observation.at {
-                    count(tracker.advance(to: due, budget: budget))
-                    if let next = tracker.nextDeadline, next <= due { break }
+                for step in household.handle(.observed(trace.settings.id, observation)) {
+                    for case .call in step.effects { calls += 1 }
                 }
-                count(tracker.observe(observation, budget: budget))
             }
         }
         return calls

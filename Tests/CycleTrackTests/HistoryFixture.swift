@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 import Testing
 @testable import CycleTrack
@@ -23,27 +24,27 @@ struct HistoryFixture {
         let store = try HistoryStore(path: files.path())
         try store.upsertAppliance(id: "dishwasher", name: "Dishwasher", at: t(-30 * 86_400))
         try store.upsertAppliance(id: "washer", name: "Washer", at: t(-30 * 86_400))
-        try Self.add(store, "dishwasher", "eco_50", start: 0, minutes: 134, outcome: "finished", pushes: 12,
+        try Self.add(store, "dishwasher", "eco_50", start: 0, minutes: 134, outcome: .finished, pushes: 12,
                      energy: (100, 100.82), estimateLate: 4)
-        try Self.add(store, "washer", #"Cotton, "Eco" 40"#, start: 86_400, minutes: 45, outcome: "aborted", pushes: 3,
+        try Self.add(store, "washer", #"Cotton, "Eco" 40"#, start: 86_400, minutes: 45, outcome: .aborted, pushes: 3,
                      energy: nil, estimateLate: 30)
         try Self.add(store, "dishwasher", "intensive_70", start: 2 * 86_400, minutes: nil, outcome: nil, pushes: 1,
                      energy: nil, estimateLate: nil)
-        try Self.add(store, "dishwasher", "eco_50", start: -7 * 86_400, minutes: 120, outcome: "finished", pushes: 10,
+        try Self.add(store, "dishwasher", "eco_50", start: -7 * 86_400, minutes: 120, outcome: .finished, pushes: 10,
                      energy: (7, 8.1), estimateLate: -6)
     }
 
     private static func add(
-        _ store: HistoryStore, _ appliance: String, _ program: String, start: Double, minutes: Double?, outcome: String?,
+        _ store: HistoryStore, _ appliance: String, _ program: String, start: Double, minutes: Double?, outcome: CycleOutcome?,
         pushes: Int, energy: (Double, Double)?, estimateLate: Double?
     ) throws {
-        let id = try store.openCycle(applianceID: appliance, program: program, startedAt: t(start), source: "run")
+        let id = try store.openCycle(applianceID: appliance, program: program, startedAt: t(start), source: .run)
         let end = minutes.map { t(start + $0 * 60) }
         let predicted = zip(end, estimateLate).map { $0.addingTimeInterval($1 * 60) }
         try store.updateCycle(id: id, program: nil, firstPredictedFinish: predicted ?? t(start + 3_600),
                               lastPredictedFinish: nil, maxProgress: outcome == nil ? 40 : 100, energyStart: energy?.0)
         for index in 0..<pushes {
-            _ = try store.recordPush(cycleID: id, applianceID: appliance, at: t(start + Double(index)), kind: "quiet",
+            _ = try store.recordPush(cycleID: id, applianceID: appliance, at: t(start + Double(index)), kind: .quiet,
                                      reason: "fixture", body: "{}", status: .sent)
         }
         if let end, let outcome {

@@ -101,7 +101,7 @@ import Testing
         let fixture = try HistoryFixture()
         let writer = try HistoryStore(path: fixture.path)
         try writer.transaction {
-            _ = try writer.openCycle(applianceID: "washer", program: "wool", startedAt: t(2.5 * 86_400), source: "run")
+            _ = try writer.openCycle(applianceID: "washer", program: "wool", startedAt: t(2.5 * 86_400), source: .run)
             // The writer holds the write lock with its change uncommitted: query reads what was committed.
             let csv = try fixture.query(["--format", "csv"])
             #expect(csv.split(separator: "\n").count == 5)

@@ -82,7 +82,7 @@ import Testing
         let path = fixture.path()
         do {
             let store = try fixture.store()
-            _ = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "run")
+            _ = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .run)
             try store.connection.execute("PRAGMA user_version = 7")
         }
         let before = try fixture.bytes(path)

@@ -17,18 +17,18 @@ import Testing
     @Test func cycleRoundTrip() throws {
         let fixture = try StoreFixture()
         let store = try fixture.store()
-        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0.25), source: "run")
+        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0.25), source: .run)
         #expect(try store.openCycles().map(\.id) == [id])
         try store.updateCycle(id: id, program: "eco_50", firstPredictedFinish: t(3600), lastPredictedFinish: t(3600), maxProgress: 40, energyStart: 100.5)
         // Later values: the first prediction and energy start stay, progress only rises.
         try store.updateCycle(id: id, program: nil, firstPredictedFinish: t(4000), lastPredictedFinish: t(3900), maxProgress: 30, energyStart: 101)
         try store.updateCycle(id: id, program: nil, firstPredictedFinish: nil, lastPredictedFinish: nil, maxProgress: 95, energyStart: nil)
-        try store.closeCycle(id: id, endedAt: t(3800.5), outcome: "finished", energyEnd: 101.5)
+        try store.closeCycle(id: id, endedAt: t(3800.5), outcome: .finished, energyEnd: 101.5)
         let cycle = try #require(try store.cycle(id: id))
         #expect(cycle == CycleRecord(
             id: id, applianceID: "dishwasher", program: "eco_50", startedAt: t(0.25), endedAt: t(3800.5),
-            outcome: "finished", firstPredictedFinish: t(3600), lastPredictedFinish: t(3900), maxProgress: 95,
-            pushes: 0, energyStart: 100.5, energyKWh: 1.0, source: "run"))
+            outcome: .finished, firstPredictedFinish: t(3600), lastPredictedFinish: t(3900), maxProgress: 95,
+            pushes: 0, energyStart: 100.5, energyKWh: 1.0, source: .run))
         #expect(try store.openCycles().isEmpty)
         #expect(try store.cycle(id: id + 1) == nil)
     }
@@ -43,23 +43,23 @@ import Testing
     func energyOfACycle(start: Double?, end: Double?, expected: Double?) throws {
         let fixture = try StoreFixture()
         let store = try fixture.store()
-        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "demo")
+        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .demo)
         try store.updateCycle(id: id, program: nil, firstPredictedFinish: nil, lastPredictedFinish: nil, maxProgress: nil, energyStart: start)
-        try store.closeCycle(id: id, endedAt: t(60), outcome: "aborted", energyEnd: end)
+        try store.closeCycle(id: id, endedAt: t(60), outcome: .aborted, energyEnd: end)
         #expect(try store.cycle(id: id)?.energyKWh == expected)
     }
 
     @Test func closingTwiceOrUpdatingAnUnknownCycleFails() throws {
         let fixture = try StoreFixture()
         let store = try fixture.store()
-        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "run")
-        try store.closeCycle(id: id, endedAt: t(60), outcome: "lost", energyEnd: nil)
+        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .run)
+        try store.closeCycle(id: id, endedAt: t(60), outcome: .lost, energyEnd: nil)
         let error = #expect(throws: StoreError.self) {
-            try store.closeCycle(id: id, endedAt: t(90), outcome: "finished", energyEnd: nil)
+            try store.closeCycle(id: id, endedAt: t(90), outcome: .finished, energyEnd: nil)
         }
         #expect(error?.kind == .missingRow)
         #expect(error?.description == "database \(fixture.path()) has no open cycle \(id) to close (expected an id from openCycle, not yet closed)")
-        #expect(try store.cycle(id: id)?.outcome == "lost")
+        #expect(try store.cycle(id: id)?.outcome == .lost)
         #expect(throws: StoreError.self) {
             try store.updateCycle(id: 99, program: "x", firstPredictedFinish: nil, lastPredictedFinish: nil, maxProgress: nil, energyStart: nil)
         }
@@ -68,19 +68,26 @@ import Testing
     @Test func schemaRejectsUnknownValues() throws {
         let fixture = try StoreFixture()
         let store = try fixture.store()
-        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "run")
+        let id = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .run)
         let outcome = #expect(throws: StoreError.self) {
-            try store.closeCycle(id: id, endedAt: t(60), outcome: "exploded", energyEnd: nil)
+            try store.transaction {
+                try store.connection.execute("UPDATE cycles SET ended_at = 60, outcome = 'exploded' WHERE id = ?1", [id])
+            }
         }
         #expect(outcome?.sqlite?.code == 275)  // SQLITE_CONSTRAINT_CHECK
         #expect(throws: StoreError.self) {
-            _ = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "guess")
+            try store.transaction {
+                try store.connection.execute("INSERT INTO cycles (appliance_id, started_at, source) VALUES ('dishwasher', 0, 'guess')")
+            }
         }
         #expect(throws: StoreError.self) {
-            _ = try store.recordPush(cycleID: id, applianceID: "dishwasher", at: t(1), kind: "shout", reason: "", body: "{}", status: .pending)
+            try store.transaction {
+                try store.connection.execute(
+                    "INSERT INTO pushes (appliance_id, at, kind, reason, body, status) VALUES ('dishwasher', 1, 'shout', '', '{}', 'pending')")
+            }
         }
         let foreign = #expect(throws: StoreError.self) {
-            _ = try store.openCycle(applianceID: "toaster", program: nil, startedAt: t(0), source: "run")
+            _ = try store.openCycle(applianceID: "toaster", program: nil, startedAt: t(0), source: .run)
         }
         #expect(foreign?.sqlite?.code == 787)  // SQLITE_CONSTRAINT_FOREIGNKEY
     }
@@ -102,14 +109,14 @@ import Testing
         struct Stop: Error {}
         #expect(throws: Stop.self) {
             try store.transaction {
-                _ = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "run")
+                _ = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .run)
                 throw Stop()
             }
         }
         #expect(try store.openCycles().isEmpty)
         let id = try store.transaction {
             try store.transaction {
-                try store.openCycle(applianceID: "dishwasher", program: "a", startedAt: t(0), source: "run")
+                try store.openCycle(applianceID: "dishwasher", program: "a", startedAt: t(0), source: .run)
             }
         }
         #expect(try store.openCycles().map(\.id) == [id])
@@ -120,7 +127,7 @@ import Testing
         _ = try fixture.store()
         let reader = try HistoryStore(path: fixture.path(), mode: .readOnly)
         let error = #expect(throws: StoreError.self) {
-            _ = try reader.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: "run")
+            _ = try reader.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .run)
         }
         #expect(error?.sqlite?.primaryCode == 8)  // SQLITE_READONLY
     }
@@ -136,7 +143,7 @@ import Testing
         try reader.connection.execute("BEGIN")
         #expect(try reader.cycles(matching: CycleFilter()).isEmpty)
         let id = try writer.transaction {
-            let id = try writer.openCycle(applianceID: "dishwasher", program: "eco_50", startedAt: t(0), source: "run")
+            let id = try writer.openCycle(applianceID: "dishwasher", program: "eco_50", startedAt: t(0), source: .run)
             #expect(try reader.cycles(matching: CycleFilter()).isEmpty)
             return id
         }

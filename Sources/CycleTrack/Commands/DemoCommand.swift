@@ -39,7 +39,7 @@ struct DemoCommand {
         let runner: Runner
         do {
             runner = try Runner(
-                appliances: household.tracked, databasePath: path, sourceName: "demo",
+                appliances: household.tracked, databasePath: path, sourceName: .demo,
                 options: .init(activePollSeconds: 10, idlePollSeconds: 30, dailyPushLimit: 400, rediscoverSeconds: nil),
                 source: household, sink: printer, clock: clock, log: log)
         } catch {

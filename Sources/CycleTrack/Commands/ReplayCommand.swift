@@ -65,16 +65,15 @@ struct ReplayCommand {
         var recording: (recorder: CycleRecorder, error: CommandError?)?
         if let recordPath {
             do {
-                recording = (CycleRecorder(store: try HistoryStore(path: recordPath), source: "replay"), nil)
+                recording = (CycleRecorder(store: try HistoryStore(path: recordPath), source: .replay), nil)
             } catch {
                 throw .config("cannot record into \(recordPath): \(error)")
             }
         }
-        let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit) { step in
+        let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit) { steps, household in
             guard let current = recording, current.error == nil else { return }
             do {
-                try current.recorder.record(appliance: settings, observation: step.observation, effects: step.effects,
-                                            tracker: step.tracker, status: .notSent)
+                _ = try current.recorder.record(steps, into: &household, status: .notSent)
             } catch {
                 recording?.error = .config("cannot record into \(recordPath ?? ""): \(error)")
             }

@@ -52,7 +52,7 @@ struct RunCommand {
         }
         let runner: Runner
         do {
-            runner = try Runner(appliances: appliances, databasePath: database, sourceName: "run", options: options,
+            runner = try Runner(appliances: appliances, databasePath: database, sourceName: .run, options: options,
                                 source: gateway, sink: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
         } catch {
             throw .config("\(error)")

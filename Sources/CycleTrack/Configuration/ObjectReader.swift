@@ -1,3 +1,4 @@
+import CycleCore
 /// Reads one JSON object of the configuration, naming the file and the key's path in
 /// every error, and refusing keys it doesn't know (typos must not be silently ignored).
 struct ObjectReader {
@@ -99,7 +100,7 @@ struct ObjectReader {
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private static func show(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        NumberText.plain(number)
     }
 
     /// A key one edit away (or a swap of two letters) is probably a typo of a known key.

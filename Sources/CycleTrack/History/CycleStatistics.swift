@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 
 /// The numbers `stats` shows for one group of cycles.
@@ -48,7 +49,7 @@ struct CycleStatistics: Equatable {
         medianEstimateError = Self.median(sorted: group.estimateErrors.sorted())
         let pushes = group.pushes.sorted()
         medianPushes = Self.median(sorted: pushes)
-        maxPushes = pushes.last.map { Int($0) }
+        maxPushes = pushes.last.flatMap { NumberText.int($0) }
         let energy = group.energy.sorted()
         medianEnergy = Self.median(sorted: energy)
         totalEnergy = energy.isEmpty ? nil : energy.reduce(0, +)

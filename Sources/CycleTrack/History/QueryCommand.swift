@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 
 /// `cycletrack query`: the cycle history, newest first, as a table, JSON or CSV.
@@ -101,7 +102,7 @@ public struct QueryCommand: Sendable {
                 cycle.program.map(programName) ?? "",
                 TimeText.local(cycle.startedAt, timeZone: timeZone),
                 cycle.duration.map(TimeText.duration) ?? "running",
-                cycle.outcome ?? "open",
+                cycle.outcome?.rawValue ?? "open",
                 String(cycle.pushes),
                 cycle.energyKWh.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
             ])
@@ -125,14 +126,14 @@ public struct QueryCommand: Sendable {
             cycle.program.map(ReportValue.string) ?? .null,
             time(cycle.startedAt),
             time(cycle.endedAt),
-            cycle.duration.map { .int(Int($0.rounded())) } ?? .null,
-            cycle.outcome.map(ReportValue.string) ?? .null,
+            cycle.duration.flatMap { NumberText.int($0, .toNearestOrAwayFromZero) }.map(ReportValue.int) ?? .null,
+            cycle.outcome.map { .string($0.rawValue) } ?? .null,
             .int(cycle.pushes),
             cycle.energyKWh.map { .number(($0 * 1_000).rounded() / 1_000) } ?? .null,
             time(cycle.firstPredictedFinish),
             time(cycle.lastPredictedFinish),
             cycle.maxProgress.map(ReportValue.int) ?? .null,
-            .string(cycle.source),
+            .string(cycle.source.rawValue),
         ]
         return zip(columns, values).map { (key: $0, value: $1) }
     }

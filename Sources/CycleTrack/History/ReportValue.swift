@@ -30,8 +30,7 @@ enum ReportValue: Equatable {
 
     /// `12` for a whole number, else Swift's shortest round-tripping text (`0.82`).
     private func shortest(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String(value)
+        NumberText.plain(value)
     }
 
     static func jsonString(_ text: String) -> String { JSONValue.quoted(text) }

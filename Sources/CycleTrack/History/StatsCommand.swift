@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 
 /// `cycletrack stats`: per appliance, program or ISO week, how many cycles ran, how
@@ -74,7 +75,7 @@ public struct StatsCommand: Sendable {
                 let key: String?
                 if grouping == .week {
                     let local = cycle.startedAt.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: cycle.startedAt))
-                    let day = Int((local / 86_400).rounded(.down))
+                    let day = NumberText.int(local / 86_400, .down) ?? 0
                     if let known = weekOfLocalDay[day] {
                         key = known
                     } else {
@@ -115,7 +116,7 @@ public struct StatsCommand: Sendable {
                 stats.medianDuration.map(TimeText.duration) ?? "",
                 stats.p90Duration.map(TimeText.duration) ?? "",
                 stats.medianEstimateError.map(TimeText.signedDuration) ?? "",
-                stats.medianPushes.map { $0 == $0.rounded() ? String(Int($0)) : TimeText.fixed($0, decimals: 1) } ?? "",
+                stats.medianPushes.map { $0 == $0.rounded() ? NumberText.plain($0) : TimeText.fixed($0, decimals: 1) } ?? "",
                 stats.maxPushes.map(String.init) ?? "",
                 stats.medianEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
                 stats.totalEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",

@@ -39,13 +39,7 @@ enum TimeText {
 
     /// `value` with exactly `decimals` digits after the point (`0.82`, `12.00`).
     static func fixed(_ value: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
-        let sign = value < 0 && scaled > 0 ? "-" : ""
-        let whole = scaled / Int(scale)
-        guard decimals > 0 else { return "\(sign)\(whole)" }
-        return "\(sign)\(whole).\(pad(scaled % Int(scale), decimals))"
+        NumberText.fixed(value, decimals: decimals)
     }
 
     private static func components(_ date: Date, timeZone: TimeZone) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {

@@ -1,19 +1,21 @@
 import CycleCore
 import FoundationEssentials
 
-/// Writes what the core decided into the history store, one transaction per batch of
-/// effects, so that a crash at any moment leaves either nothing of the batch or all of
-/// it: the observation, the cycle's row, every planned call (recorded before it is
-/// sent) and the tracker's snapshot for a restart. `run`, `demo` and `replay --record`
-/// all record through it.
+/// Writes what the household decided into the history store, one transaction per
+/// event, so that a crash or a failed write at any moment leaves either nothing of
+/// the event or all of it: the observations, the cycles' rows, every planned call
+/// (recorded before it is sent, its body serialised here once) and the trackers'
+/// snapshots. `run`, `demo` and `replay --record` all record through it.
+///
+/// It keeps no state a failed write could leave wrong: what it remembers (the last
+/// observation written, the last snapshot saved) only spares writes, and changes only
+/// after a commit. The open cycles' store ids live in the household.
 final class CycleRecorder {
     let store: HistoryStore
-    /// "run", "demo" or "replay": the cycles' `source` column.
-    let source: String
-    private var cycleIDs: [String: Int64] = [:]
-    private var lastEnergy: [String: Double] = [:]
+    /// The cycles' `source` column.
+    let source: CycleSource
     private var lastRaw: [String: [Role: String]] = [:]
-    private var lastSaved: [String: (snapshot: ApplianceTracker.Snapshot, at: Date)] = [:]
+    private var lastSaved: [String: (saved: Household.Saved, at: Date)] = [:]
     private var upserted: Set<String> = []
     /// A snapshot that changed without any effect (the latest progress, a finish time that
     /// drifted) is saved at most this often: the next poll after a restart shows the same
@@ -22,150 +24,132 @@ final class CycleRecorder {
     static let quietSnapshotSeconds: Double = 60
     private let encoder = JSONEncoder()
 
-    init(store: HistoryStore, source: String) {
+    init(store: HistoryStore, source: CycleSource) {
         self.store = store
         self.source = source
     }
 
-    /// The store's id of the appliance's open cycle, if any.
-    func openCycleID(_ applianceID: String) -> Int64? { cycleIDs[applianceID] }
-
-    /// Restores an appliance's tracker and open cycle id from the store, or starts fresh.
-    func restoreTracker(settings: ApplianceSettings, log: Log) throws -> ApplianceTracker {
-        guard let json = try store.trackerState(applianceID: settings.id) else {
-            return ApplianceTracker(settings: settings)
-        }
+    /// What was saved for the appliance, or nil (never tracked, or unreadable: logged).
+    func saved(_ applianceID: String, log: Log) throws(StoreError) -> Household.Saved? {
+        guard let json = try store.trackerState(applianceID: applianceID) else { return nil }
         do {
-            let state = try JSONDecoder().decode(PersistedTracker.self, from: Data(json.utf8))
-            cycleIDs[settings.id] = state.cycleID
-            return ApplianceTracker(settings: settings, restoring: state.tracker)
+            return try JSONDecoder().decode(Household.Saved.self, from: Data(json.utf8))
         } catch {
-            log.warning("tracker_state_unreadable", ["appliance": settings.id, "error": "\(error)", "action": "starting fresh"])
-            return ApplianceTracker(settings: settings)
+            log.warning("tracker_state_unreadable", ["appliance": applianceID, "error": "\(error)", "action": "starting fresh"])
+            return nil
         }
     }
 
-    /// What the core decided for one appliance at one moment.
-    struct Batch {
-        var appliance: ApplianceSettings
-        /// nil for a tick between observations.
-        var observation: Observation?
-        var effects: [TrackerEffect]
-        /// The tracker after the effects, for the cycle's row and the snapshot.
-        var tracker: ApplianceTracker
+    /// What one event's recording gives the sender.
+    struct Recorded {
+        /// The calls to send, in order, each recorded as `pending`.
+        var calls: [OutgoingCall] = []
+        /// Appliances whose new cycle superseded calls not yet sent: every queued call of
+        /// the appliance up to push id `through` is void.
+        var superseded: [(applianceID: String, through: Int64)] = []
     }
 
-    /// Records one batch and returns the calls to send, with their push ids, in order.
+    /// Records one event's steps in a single transaction and sets the household's open
+    /// cycle ids to match. When it throws, nothing was written and `household` is
+    /// unchanged: the caller drops the household it computed and sends nothing.
     /// - Parameter status: `.pending` when the calls will be sent, `.notSent` for replay.
-    @discardableResult
-    func record(
-        appliance: ApplianceSettings, observation: Observation?, effects: [TrackerEffect], tracker: ApplianceTracker,
-        status: PushStatus
-    ) throws -> [(pushID: Int64, call: SupernotifyCall)] {
-        try record([Batch(appliance: appliance, observation: observation, effects: effects, tracker: tracker)], status: status)[0]
-    }
-
-    /// Records every batch of one poll in a single transaction (all of them or none) and
-    /// returns, per batch, the calls to send with their push ids, in order.
-    func record(_ batches: [Batch], status: PushStatus) throws -> [[(pushID: Int64, call: SupernotifyCall)]] {
-        var work: [(batch: Batch, snapshot: ApplianceTracker.Snapshot, at: Date, saveSnapshot: Bool)] = []
-        for batch in batches {
-            let id = batch.appliance.id
-            let snapshot = batch.tracker.snapshot
-            let at = batch.observation?.at ?? batch.effects.firstTime ?? Date(timeIntervalSince1970: 0)
-            let saveSnapshot: Bool = if let saved = lastSaved[id] {
-                !batch.effects.isEmpty
-                    || (saved.snapshot != snapshot && at.timeIntervalSince(saved.at) >= Self.quietSnapshotSeconds)
+    func record(_ steps: [Household.Step], into household: inout Household, status: PushStatus) throws -> Recorded {
+        var after = household
+        let work = steps.filter { step in
+            !step.effects.isEmpty || step.observation.map { lastRaw[step.applianceID] != $0.raw } ?? false
+        }
+        let ids = Set(steps.map(\.applianceID))
+        let snapshots = ids.compactMap { id -> (String, Household.Saved, Date)? in
+            guard let saved = after.saved(id) else { return nil }
+            let at = steps.last { $0.applianceID == id }.map(Self.time) ?? Date(timeIntervalSince1970: 0)
+            let changedEffects = steps.contains { $0.applianceID == id && !$0.effects.isEmpty }
+            let due: Bool = if let last = lastSaved[id] {
+                changedEffects || (last.saved != saved && at.timeIntervalSince(last.at) >= Self.quietSnapshotSeconds)
             } else {
                 true
             }
-            // Polling an idle appliance every half minute must not write every half minute.
-            let observationChanged = batch.observation.map { lastRaw[id] != $0.raw } ?? false
-            if !batch.effects.isEmpty || observationChanged || saveSnapshot {
-                work.append((batch, snapshot, at, saveSnapshot))
-            }
+            return due ? (id, saved, at) : nil
         }
-        guard !work.isEmpty else { return batches.map { _ in [] } }
-        let cycleIDsBefore = cycleIDs
-        let planned: [String: [(pushID: Int64, call: SupernotifyCall)]]
-        do {
-            planned = try store.transaction { () throws -> [String: [(pushID: Int64, call: SupernotifyCall)]] in
-                var planned: [String: [(pushID: Int64, call: SupernotifyCall)]] = [:]
-                for item in work {
-                    planned[item.batch.appliance.id] = try write(item.batch, snapshot: item.saveSnapshot ? item.snapshot : nil,
-                                                                 at: item.at, status: status)
-                }
-                return planned
+        guard !work.isEmpty || !snapshots.isEmpty else { return Recorded() }
+
+        let recorded = try store.transaction { () throws -> (Recorded, [(String, Household.Saved, Date)]) in
+            var recorded = Recorded()
+            for step in work {
+                try write(step, household: &after, status: status, into: &recorded)
             }
-        } catch {
-            // Nothing of the transaction stands, so neither may what it opened or closed.
-            cycleIDs = cycleIDsBefore
-            throw error
-        }
-        for item in work {
-            let id = item.batch.appliance.id
-            upserted.insert(id)
-            if let observation = item.batch.observation {
-                lastRaw[id] = observation.raw
-                if let energy = observation.energy { lastEnergy[id] = energy }
+            var written: [(String, Household.Saved, Date)] = []
+            for (id, _, at) in snapshots {
+                // The ids the writes just set belong in the snapshot.
+                guard let saved = after.saved(id) else { continue }
+                try store.saveTrackerState(applianceID: id, json: String(decoding: try encoder.encode(saved), as: UTF8.self), at: at)
+                written.append((id, saved, at))
             }
-            if item.saveSnapshot { lastSaved[id] = (item.snapshot, item.at) }
+            return (recorded, written)
         }
-        return batches.map { planned[$0.appliance.id] ?? [] }
+        for step in work {
+            upserted.insert(step.applianceID)
+            if let observation = step.observation { lastRaw[step.applianceID] = observation.raw }
+        }
+        for (id, saved, at) in recorded.1 { lastSaved[id] = (saved, at) }
+        household = after
+        return recorded.0
     }
 
-    /// One batch's rows, inside the caller's transaction.
-    private func write(_ batch: Batch, snapshot: ApplianceTracker.Snapshot?, at: Date,
-                       status: PushStatus) throws -> [(pushID: Int64, call: SupernotifyCall)] {
-        let id = batch.appliance.id
-        let effects = batch.effects
-        var planned: [(pushID: Int64, call: SupernotifyCall)] = []
-        if !upserted.contains(id) || !effects.isEmpty {
-            try store.upsertAppliance(id: id, name: batch.appliance.name, at: at)
+    private static func time(_ step: Household.Step) -> Date {
+        step.observation?.at ?? step.effects.firstTime ?? Date(timeIntervalSince1970: 0)
+    }
+
+    /// One step's rows, inside the caller's transaction.
+    private func write(_ step: Household.Step, household: inout Household, status: PushStatus,
+                       into recorded: inout Recorded) throws {
+        let id = step.applianceID
+        let at = Self.time(step)
+        let name = household.tracker(id)?.settings.name ?? id
+        if !upserted.contains(id) || !step.effects.isEmpty {
+            try store.upsertAppliance(id: id, name: name, at: at)
         }
-        // A cycle that starts with this observation owns it; one that ends with it too.
-        for case .cycleStarted(let at, let program) in effects where cycleIDs[id] == nil {
-            cycleIDs[id] = try store.openCycle(applianceID: id, program: program, startedAt: at, source: source)
+        var cycleID = household.cycleID(id)
+        // A step starts or ends at most one cycle; a cycle that starts with this
+        // observation owns it, and one that ends with it too.
+        for case .cycleStarted(let startedAt, let program) in step.effects {
+            let newID = try store.openCycle(applianceID: id, program: program, startedAt: startedAt, source: source)
+            // Whatever of this appliance has not gone out yet must not go after the new start:
+            // a clear retried into the new cycle would end its Live Activity.
+            if let through = try store.supersedePendingPushes(applianceID: id, byCycle: newID, at: startedAt) {
+                recorded.superseded.append((id, through))
+                recorded.calls.removeAll { $0.applianceID == id && $0.pushID <= through }
+            }
+            cycleID = newID
         }
-        if let observation = batch.observation {
-            let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0.rawValue, observation.raw[$0] ?? "unavailable") })
-            try store.recordObservation(applianceID: id, cycleID: cycleIDs[id], at: observation.at, states: states)
+        if let observation = step.observation {
+            let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, observation.raw[$0] ?? "unavailable") })
+            try store.recordObservation(applianceID: id, cycleID: cycleID, at: observation.at, states: states)
         }
-        if let cycleID = cycleIDs[id], let cycle = batch.tracker.cycle {
+        if let cycleID, let cycle = step.cycle ?? step.ended {
             try store.updateCycle(
                 id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
                 lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
                 energyStart: cycle.energyAtStart)
         }
-        for effect in effects {
+        for effect in step.effects {
             switch effect {
             case .call(let call):
-                let pushID = try store.recordPush(
-                    cycleID: cycleIDs[id], applianceID: id, at: call.at, kind: call.kind.rawValue,
-                    reason: call.reason, body: call.bodyJSON(), status: status)
-                planned.append((pushID, call))
-            case .cycleEnded(let at, let outcome):
-                if let cycleID = cycleIDs.removeValue(forKey: id) {
-                    let energy = batch.observation?.energy ?? lastEnergy[id]
-                    try store.closeCycle(id: cycleID, endedAt: at, outcome: outcome.rawValue, energyEnd: energy)
+                let body = call.bodyJSON()
+                let pushID = try store.recordPush(cycleID: cycleID, applianceID: id, at: call.at, kind: call.kind,
+                                                  reason: call.reason, body: body, status: status)
+                recorded.calls.append(OutgoingCall(pushID: pushID, applianceID: id, kind: call.kind, reason: call.reason,
+                                                   at: call.at, body: body))
+            case .cycleEnded(let endedAt, let outcome):
+                if let open = cycleID {
+                    try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.energyLatest)
+                    cycleID = nil
                 }
             case .cycleStarted, .heldBack, .warning:
                 break
             }
         }
-        if let snapshot {
-            let persisted = PersistedTracker(cycleID: cycleIDs[id], tracker: snapshot)
-            try store.saveTrackerState(applianceID: id, json: String(decoding: try encoder.encode(persisted), as: UTF8.self), at: at)
-        }
-        return planned
+        household.setCycleID(cycleID, for: id)
     }
-}
-
-/// What is kept per appliance between runs: the core's snapshot and the store's id of
-/// the open cycle.
-struct PersistedTracker: Codable {
-    var cycleID: Int64?
-    var tracker: ApplianceTracker.Snapshot
 }
 
 extension [TrackerEffect] {

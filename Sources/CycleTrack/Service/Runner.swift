@@ -1,11 +1,17 @@
 import CycleCore
 import FoundationEssentials
 
-/// The service's loop: poll the appliances' states, feed them to each appliance's
-/// `ApplianceTracker` (the same core `replay` uses), record what it decides, and send
-/// the calls, strictly in order. Time comes from the `ServiceClock`; the core gets it
-/// only inside events. Cancel the task running `run()` to stop: the call in flight
-/// finishes, everything is committed, and `run()` returns.
+/// The service's loop: read the appliances' states, hand them to the `Household` (the
+/// same core `replay` drives), record what it decided, then send the recorded calls.
+/// Time comes from the `ServiceClock`; the core gets it only inside events.
+///
+/// Nothing is sent that was not recorded: the runner works on a copy of the household
+/// and keeps it only when the recorder committed everything the copy decided. When the
+/// store refuses, the household stays where it was, nothing goes out, and the same
+/// transition happens at the next event the store takes.
+///
+/// Cancel the task running `run()` to stop: the call in flight finishes, everything is
+/// committed, and `run()` returns.
 public actor Runner {
     public struct Options: Sendable {
         public var activePollSeconds: Double
@@ -20,6 +26,12 @@ public actor Runner {
         /// A call planned but not sent when the service stopped is sent on restart only
         /// while younger than this (a clear is always sent).
         public var resendPendingWithinSeconds: Double = 300
+        /// Settings for an appliance with an open cycle in the store that is no longer
+        /// followed (removed from the config, not discovered): its cycle ends as lost
+        /// after its `lostAfterMinutes` unless it is followed again.
+        public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
+            ApplianceSettings(id: id, name: name ?? id)
+        }
 
         public init(activePollSeconds: Double, idlePollSeconds: Double, dailyPushLimit: Int, rediscoverSeconds: Double?) {
             self.activePollSeconds = activePollSeconds
@@ -32,149 +44,201 @@ public actor Runner {
     private let options: Options
     private let store: HistoryStore
     private let recorder: CycleRecorder
+    private let sender: PushSender
     private let source: any ApplianceStateSource
-    private let sink: any NotifySink
     private let clock: any ServiceClock
     private let log: Log
     private let rediscover: (@Sendable () async -> [TrackedAppliance]?)?
 
+    /// The appliances polled, with their entities.
     private var appliances: [String: TrackedAppliance] = [:]
     private var order: [String] = []
-    private var trackers: [String: ApplianceTracker] = [:]
-    private var clearRetries: [PendingClear] = []
-    private var clearBackoff = Backoff(initial: 5, cap: 300)
-    private var nextClearRetry: Date?
+    private var household: Household
     private var pollBackoff = Backoff()
     private var outageSince: Date?
-    private var warnedMissing: Set<String> = []
-    private var saidSupernotifyMissing = false
-    private var saidUnauthorized = false
+    /// While the store refuses writes, nothing is decided before this.
+    private var storeRetryAt: Date?
+    private var storeBackoff = Backoff(initial: 1, cap: 30)
+    private var warned: Set<String> = []
     private var jitter = SystemRandomNumberGenerator()
-    /// Calls counted in the current UTC day (day number, count): read from the store once
-    /// a day and kept up to date as calls are recorded.
-    private var countedToday: (day: Int, count: Int)?
     /// Polls made so far, for the benchmark and tests.
     public private(set) var polls = 0
 
-    private struct PendingClear {
-        var pushID: Int64
-        var applianceID: String
-        var kind: String
-        var body: String
-    }
-
     /// - Parameters:
     ///   - databasePath: the SQLite file; created and migrated if needed.
-    ///   - sourceName: "run" or "demo", kept with each cycle.
+    ///   - sourceName: kept with each cycle.
     public init(
         appliances: [TrackedAppliance],
         databasePath: String,
-        sourceName: String,
+        sourceName: CycleSource,
         options: Options,
         source: any ApplianceStateSource,
         sink: any NotifySink,
         clock: any ServiceClock,
         log: Log,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
-    ) throws {
+    ) throws(StoreError) {
         let store = try HistoryStore(path: databasePath)
         self.store = store
         self.recorder = CycleRecorder(store: store, source: sourceName)
+        self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,
+                                 staleAfterSeconds: options.resendPendingWithinSeconds)
         self.options = options
         self.source = source
-        self.sink = sink
         self.clock = clock
         self.log = log
         self.rediscover = rediscover
+        household = Household(dailyLimit: options.dailyPushLimit,
+                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()))
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
-            self.order.append(appliance.id)
-            self.trackers[appliance.id] = try recorder.restoreTracker(settings: appliance.settings, log: log)
+            order.append(appliance.id)
+            household.follow(appliance.settings, restoring: try recorder.saved(appliance.id, log: log))
         }
     }
 
     /// Runs until the surrounding task is cancelled.
     public func run() async {
         for id in order {
-            if let cycle = trackers[id]?.cycle {
+            if let cycle = household.tracker(id)?.cycle {
                 log.info("cycle_resumed", ["appliance": id, "started": ISOTime.format(cycle.startedAt)])
             }
         }
-        reportUntrackedOpenCycles()
-        await recoverUnfinishedPushes()
+        recoverUnfinishedPushes()
+        await followUntrackedOpenCycles()
+        await sender.sendWaiting()
         var nextPoll = clock.now()
         var nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
         while !Task.isCancelled {
             let now = clock.now()
-            await fireDeadlines(now: now)
-            if let retryAt = nextClearRetry, retryAt <= now { await retryClears() }
-            if now >= nextPoll {
-                nextPoll = await poll(now: now)
+            if storeRetryAt.map({ $0 <= now }) ?? true {
+                await drive(.tick(now))
+                if let retry = sender.nextRetry, retry <= now { await sender.sendWaiting() }
+                if now >= nextPoll { nextPoll = await poll() }
             }
             if let due = nextDiscovery, now >= due, let rediscover {
                 let found = await rediscover()
-                if let found { adopt(found) }
+                if let found { await adopt(found) }
                 let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
                 nextDiscovery = clock.now().addingTimeInterval(wait)
             }
             var wake = nextPoll
-            for tracker in trackers.values { if let deadline = tracker.nextDeadline, deadline < wake { wake = deadline } }
-            if let retryAt = nextClearRetry, retryAt < wake { wake = retryAt }
+            if let deadline = household.nextDeadline, deadline < wake { wake = deadline }
+            if let retry = sender.nextRetry, retry < wake { wake = retry }
             if let due = nextDiscovery, due < wake { wake = due }
+            if let retry = storeRetryAt, retry > wake { wake = retry }
             do { try await clock.sleep(until: wake) } catch { break }
         }
-        log.info("stopped", ["open_cycles": String(trackers.values.filter { $0.cycle != nil }.count)])
+        log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(sender.waiting)])
     }
 
     /// The appliances followed now, in order.
     public func tracked() -> [TrackedAppliance] { order.compactMap { appliances[$0] } }
 
+    // MARK: Events
+
+    /// Hands `event` to a copy of the household, records what it decided, and only then
+    /// keeps the copy and sends. False when the store refused (nothing changed).
+    @discardableResult
+    private func drive(_ event: HouseholdEvent) async -> Bool {
+        var next = household
+        let steps = next.handle(event)
+        guard !steps.isEmpty else { return true }
+        let recorded: CycleRecorder.Recorded
+        do {
+            recorded = try recorder.record(steps, into: &next, status: .pending)
+        } catch {
+            let wait = storeBackoff.next(jitter: Double.random(in: 0..<1, using: &jitter))
+            storeRetryAt = clock.now().addingTimeInterval(wait)
+            log.error("store_write_failed", [
+                "appliances": Array(Set(steps.map(\.applianceID))).sorted().joined(separator: ","), "error": "\(error)",
+                "action": "nothing decided or sent; the same change is taken up again once the store accepts writes",
+            ])
+            return false
+        }
+        if storeRetryAt != nil {
+            log.info("store_back", [:])
+            storeRetryAt = nil
+            storeBackoff.reset()
+        }
+        household = next
+        for step in steps { report(step) }
+        for superseded in recorded.superseded {
+            sender.supersede(applianceID: superseded.applianceID, through: superseded.through)
+        }
+        sender.enqueue(recorded.calls)
+        await sender.sendWaiting()
+        return true
+    }
+
+    private func report(_ step: Household.Step) {
+        let id = step.applianceID
+        for effect in step.effects {
+            switch effect {
+            case .cycleStarted(let at, let program):
+                log.info("cycle_started", ["appliance": id, "at": ISOTime.format(at), "program": program ?? "-"])
+            case .cycleEnded(let at, let outcome):
+                log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
+            case .heldBack(let kind, _, let reason):
+                log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+            case .warning(let message):
+                // Once per appliance and text: an unknown state would otherwise fill the log every poll.
+                if warned.insert(id + "\u{1F}" + message).inserted {
+                    log.warning("appliance_warning", ["appliance": id, "message": message, "shown": "once"])
+                }
+            case .call:
+                break
+            }
+        }
+    }
+
     // MARK: Polling
 
-    private func poll(now: Date) async -> Date {
+    private func poll() async -> Date {
         let entities = Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] })).sorted()
         polls += 1
         let readings: [String: EntityState?]
         do {
             readings = try await source.read(entities)
         } catch {
-            return pollFailed(error, now: now)
+            // The backoff counts from when the failed request ended: a hanging HA
+            // must not be asked again the moment its timeout passes.
+            return pollFailed(error, now: clock.now())
         }
         if let since = outageSince {
-            log.info("ha_back", ["after_seconds": String(Int(clock.now().timeIntervalSince(since)))])
+            log.info("ha_back", ["after_seconds": String(NumberText.int(clock.now().timeIntervalSince(since)) ?? 0)])
             outageSince = nil
-            saidUnauthorized = false
+            sender.saidUnauthorized = false
         }
         pollBackoff.reset()
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
-        var batches: [CycleRecorder.Batch] = []
+        var observations: [(applianceID: String, observation: Observation)] = []
         for id in order {
             guard let appliance = appliances[id] else { continue }
-            var raw: [Role: String] = [:]
-            var units: [Role: String] = [:]
-            for (role, entity) in appliance.entities {
-                guard let found = readings[entity] else { continue }
-                guard let reading = found else {
-                    if warnedMissing.insert(entity).inserted {
-                        log.warning("entity_missing", ["appliance": id, "role": role.rawValue, "entity": entity,
-                                                       "effect": "treated as unavailable; check the entity id"])
-                    }
-                    continue
-                }
-                raw[role] = reading.state
-                if let unit = reading.unit { units[role] = unit }
-            }
-            let observation = Observation(at: at, raw: raw, units: units)
-            guard var tracker = trackers[id] else { continue }
-            let effects = tracker.observe(observation, budget: budget(at))
-            trackers[id] = tracker
-            count(effects, at: at)
-            batches.append(CycleRecorder.Batch(appliance: appliance.settings, observation: observation, effects: effects, tracker: tracker))
+            observations.append((id, observation(of: appliance, in: readings, at: at)))
         }
-        await perform(batches)
-        let running = trackers.values.contains { $0.cycle != nil }
+        await drive(.polled(observations))
+        let running = household.openCycles > 0
         return at.addingTimeInterval(running ? options.activePollSeconds : options.idlePollSeconds)
+    }
+
+    private func observation(of appliance: TrackedAppliance, in readings: [String: EntityState?], at: Date) -> Observation {
+        var raw: [Role: String] = [:]
+        var units: [Role: String] = [:]
+        for (role, entity) in appliance.entities {
+            guard let found = readings[entity] else { continue }
+            guard let reading = found else {
+                if warned.insert("missing\u{1F}" + entity).inserted {
+                    log.warning("entity_missing", ["appliance": appliance.id, "role": role.rawValue, "entity": entity,
+                                                   "effect": "treated as unavailable; check the entity id"])
+                }
+                continue
+            }
+            raw[role] = reading.state
+            if let unit = reading.unit { units[role] = unit }
+        }
+        return Observation(at: at, raw: raw, units: units)
     }
 
     private func pollFailed(_ failure: SourceFailure, now: Date) -> Date {
@@ -182,8 +246,8 @@ public actor Runner {
             outageSince = now
             log.warning("ha_unreachable", ["error": failure.message, "action": "retrying with backoff; logged once per outage"])
         }
-        if failure.isUnauthorized, !saidUnauthorized {
-            saidUnauthorized = true
+        if failure.isUnauthorized, !sender.saidUnauthorized {
+            sender.saidUnauthorized = true
             log.error("ha_token_refused", ["error": failure.message,
                                            "action": "check the long-lived access token; retrying every few minutes"])
         }
@@ -192,205 +256,63 @@ public actor Runner {
         return now.addingTimeInterval(wait)
     }
 
-    private func fireDeadlines(now: Date) async {
-        var batches: [CycleRecorder.Batch] = []
-        for id in order {
-            guard var tracker = trackers[id], let deadline = tracker.nextDeadline, deadline <= now,
-                  let appliance = appliances[id] else { continue }
-            let effects = tracker.advance(to: now, budget: budget(now))
-            trackers[id] = tracker
-            count(effects, at: now)
-            batches.append(CycleRecorder.Batch(appliance: appliance.settings, observation: nil, effects: effects, tracker: tracker))
-        }
-        if !batches.isEmpty { await perform(batches) }
-    }
-
-    /// Counts the calls a tracker just planned into today's total, so that the next
-    /// appliance's budget sees them.
-    private func count(_ effects: [TrackerEffect], at now: Date) {
-        let calls = effects.filter { if case .call = $0 { true } else { false } }.count
-        guard calls > 0 else { return }
-        let today = callsToday(now)
-        if let counted = countedToday { countedToday = (counted.day, today + calls) }
-    }
-
-    private func budget(_ now: Date) -> DailyBudget {
-        DailyBudget(limit: options.dailyPushLimit, usedToday: callsToday(now),
-                    openCycles: trackers.values.filter { $0.cycle != nil }.count)
-    }
-
-    private func callsToday(_ now: Date) -> Int {
-        let day = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-        if let counted = countedToday, counted.day == day { return counted.count }
-        do {
-            let count = try store.pushesCounted(onUTCDayOf: now)
-            countedToday = (day, count)
-            return count
-        } catch {
-            log.error("budget_unreadable", ["error": "\(error)", "using": "the whole daily limit as used"])
-            return options.dailyPushLimit
-        }
-    }
-
-    // MARK: Effects
-
-    /// Records a poll's (or a tick's) batches in one transaction, then logs and sends
-    /// each appliance's calls in order.
-    private func perform(_ batches: [CycleRecorder.Batch]) async {
-        let planned: [[(pushID: Int64, call: SupernotifyCall)]]
-        do {
-            planned = try recorder.record(batches, status: .pending)
-        } catch {
-            // Without a record a call must not go out: it could never be accounted for.
-            log.error("store_write_failed", ["appliances": batches.map(\.appliance.id).joined(separator: ","),
-                                             "error": "\(error)", "action": "calls of this poll not sent"])
-            return
-        }
-        for (batch, calls) in zip(batches, planned) {
-            let id = batch.appliance.id
-            for effect in batch.effects {
-                switch effect {
-                case .cycleStarted(let at, let program):
-                    log.info("cycle_started", ["appliance": id, "at": ISOTime.format(at), "program": program ?? "-"])
-                case .cycleEnded(let at, let outcome):
-                    log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
-                case .heldBack(let kind, _, let reason):
-                    log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
-                case .warning(let message):
-                    log.warning("appliance_warning", ["appliance": id, "message": message])
-                case .call:
-                    break
-                }
-            }
-            for (pushID, call) in calls {
-                if Task.isCancelled {
-                    log.info("call_deferred", ["appliance": id, "kind": call.kind.rawValue,
-                                               "reason": "shutting down; kept as pending for the next start"])
-                    continue
-                }
-                await send(pushID: pushID, applianceID: id, kind: call.kind.rawValue, reason: call.reason,
-                           body: call.bodyJSON(), line: CallLine.jsonl(call))
-            }
-        }
-    }
-
-    private func send(pushID: Int64, applianceID: String, kind: String, reason: String, body: String, line: String?) async {
-        mark(pushID, .sending, nil, nil, nil)
-        if let line, log.enabled(.debug) { log.debug("call_body", ["json": line]) }
-        let result = await sink.notify(NotifyRequest(applianceID: applianceID, kind: kind, body: body))
-        if result.succeeded {
-            mark(pushID, .sent, result.status, nil, result.latencyMs)
-            log.info("call", ["appliance": applianceID, "kind": kind, "reason": reason,
-                              "status": String(result.status ?? 0), "latency_ms": String(Int(result.latencyMs))])
-            return
-        }
-        let error = result.error?.description ?? "HTTP \(result.status.map(String.init) ?? "-")"
-        explain(result)
-        if kind == CallKind.clear.rawValue {
-            // A clear goes out at least once: kept pending and retried until HA accepts it.
-            mark(pushID, .pending, result.status, error, result.latencyMs)
-            if !clearRetries.contains(where: { $0.pushID == pushID }) {
-                clearRetries.append(PendingClear(pushID: pushID, applianceID: applianceID, kind: kind, body: body))
-            }
-            if nextClearRetry == nil {
-                nextClearRetry = clock.now().addingTimeInterval(clearBackoff.next(jitter: Double.random(in: 0..<1, using: &jitter)))
-            }
-            log.warning("call_failed", ["appliance": applianceID, "kind": kind, "error": error, "action": "will retry"])
-        } else {
-            // Alerting calls go out at most once; a lost quiet update is replaced by the next.
-            mark(pushID, .failed, result.status, error, result.latencyMs)
-            log.warning("call_failed", ["appliance": applianceID, "kind": kind, "error": error, "action": "not retried"])
-        }
-    }
-
-    private func explain(_ result: ServiceCallOutcome) {
-        if result.status == 400, !saidSupernotifyMissing {
-            saidSupernotifyMissing = true
-            log.error("supernotify_refused", [
-                "status": "400",
-                "meaning": "supernotify.notify is missing or too old, or refused the data: install Supernotify 2.3+ and check HA's log",
-            ])
-        } else if result.status == 401, !saidUnauthorized {
-            saidUnauthorized = true
-            log.error("ha_token_refused", ["status": "401", "action": "check the long-lived access token"])
-        }
-    }
-
-    private func retryClears() async {
-        nextClearRetry = nil
-        let retrying = clearRetries
-        clearRetries = []
-        for clear in retrying {
-            if Task.isCancelled { clearRetries.append(clear); continue }
-            await send(pushID: clear.pushID, applianceID: clear.applianceID, kind: clear.kind, reason: "retry", body: clear.body, line: nil)
-        }
-        if clearRetries.isEmpty { clearBackoff.reset() }
-    }
-
-    private func mark(_ pushID: Int64, _ status: PushStatus, _ http: Int?, _ error: String?, _ latency: Double?) {
-        do {
-            try store.markPush(id: pushID, status: status, httpStatus: http, error: error, latencyMs: latency, at: clock.now())
-        } catch {
-            log.error("store_write_failed", ["push": String(pushID), "error": "\(error)"])
-        }
-    }
-
     // MARK: Restarts and discovery
 
-    /// Calls recorded but not known to be sent when the service last stopped: clears are
-    /// sent again (at least once); alerting calls that may have gone out are not (at most
-    /// once); calls never attempted go out if still fresh.
-    private func recoverUnfinishedPushes() async {
-        let unfinished: [PushRecord]
-        do { unfinished = try store.unfinishedPushes() } catch {
+    private func recoverUnfinishedPushes() {
+        do {
+            sender.recover(try store.unfinishedPushes())
+        } catch {
+            log.error("store_read_failed", ["error": "\(error)", "effect": "calls left from the last run are not taken up now"])
+        }
+    }
+
+    /// A cycle left open by an appliance no longer followed (removed from the config,
+    /// not discovered yet) is followed without entities: it shows as unavailable from
+    /// now on, so it ends as lost after `lost_after_minutes` (its activity cleared if a
+    /// start went out), unless the appliance is followed again before that.
+    private func followUntrackedOpenCycles() async {
+        let open: [CycleRecord]
+        let names: [String: String]
+        do {
+            open = try store.openCycles().filter { !household.follows($0.applianceID) }
+            names = open.isEmpty ? [:] : try store.applianceNames()
+        } catch {
             log.error("store_read_failed", ["error": "\(error)"])
             return
         }
         let now = clock.now()
-        for push in unfinished {
-            let isClear = push.kind == CallKind.clear.rawValue
-            let fresh = push.status == .pending && now.timeIntervalSince(push.at) <= options.resendPendingWithinSeconds
-            if isClear || fresh {
-                log.info("call_recovered", ["appliance": push.applianceID, "kind": push.kind, "was": push.status.rawValue])
-                await send(pushID: push.id, applianceID: push.applianceID, kind: push.kind, reason: "recovered",
-                           body: push.body, line: nil)
+        for cycle in open where !household.follows(cycle.applianceID) {
+            let settings = options.untrackedSettings(cycle.applianceID, names[cycle.applianceID])
+            let saved: Household.Saved?
+            do { saved = try recorder.saved(cycle.applianceID, log: log) } catch {
+                log.error("store_read_failed", ["error": "\(error)"])
+                continue
+            }
+            household.follow(settings, restoring: saved)
+            log.warning("open_cycle_untracked", [
+                "appliance": cycle.applianceID, "cycle": String(cycle.id), "started": ISOTime.format(cycle.startedAt),
+                "effect": "ends as lost in \(NumberText.plain(settings.lostAfterMinutes)) min unless the appliance is followed again",
+            ])
+            await drive(.observed(cycle.applianceID, Observation(at: now, raw: [:])))
+        }
+    }
+
+    private func adopt(_ found: [TrackedAppliance]) async {
+        for appliance in found where appliances[appliance.id] == nil {
+            log.info("appliance_discovered", ["appliance": appliance.id, "name": appliance.settings.name])
+            order.append(appliance.id)
+            if household.follows(appliance.id) {
+                // An open cycle of an appliance that was not followed: it is back, with its settings.
+                household.follow(appliance.settings)
             } else {
-                let why = push.status == .sending
-                    ? "in flight when the service stopped; not sent again (alerting calls go out at most once)"
-                    : "planned but stale when the service restarted"
-                mark(push.id, .abandoned, nil, why, nil)
-                log.info("call_abandoned", ["appliance": push.applianceID, "kind": push.kind, "reason": why])
-            }
-        }
-    }
-
-    /// A cycle left open by an appliance no longer followed (removed from the config, or
-    /// not discovered yet) stays open in the history: say so, once, at start.
-    private func reportUntrackedOpenCycles() {
-        do {
-            for cycle in try store.openCycles() where appliances[cycle.applianceID] == nil {
-                log.warning("open_cycle_untracked", [
-                    "appliance": cycle.applianceID, "cycle": String(cycle.id), "started": ISOTime.format(cycle.startedAt),
-                    "effect": "stays open until the appliance is tracked again",
-                ])
-            }
-        } catch {
-            log.error("store_read_failed", ["error": "\(error)"])
-        }
-    }
-
-    private func adopt(_ found: [TrackedAppliance]) {
-        for appliance in found {
-            if appliances[appliance.id] == nil {
-                log.info("appliance_discovered", ["appliance": appliance.id, "name": appliance.settings.name])
-                order.append(appliance.id)
-                do {
-                    trackers[appliance.id] = try recorder.restoreTracker(settings: appliance.settings, log: log)
-                } catch {
-                    trackers[appliance.id] = ApplianceTracker(settings: appliance.settings)
+                let saved: Household.Saved?
+                do { saved = try recorder.saved(appliance.id, log: log) } catch {
+                    log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
+                    saved = nil
                 }
+                household.follow(appliance.settings, restoring: saved)
             }
-            appliances[appliance.id] = appliance
         }
+        for appliance in found { appliances[appliance.id] = appliance }
     }
 }

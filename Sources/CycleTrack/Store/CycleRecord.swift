@@ -1,3 +1,4 @@
+import CycleCore
 import FoundationEssentials
 
 /// One row of `cycles`: a run of an appliance, open while `outcome` is nil.
@@ -8,8 +9,8 @@ public struct CycleRecord: Sendable, Equatable {
     public var program: String?
     public var startedAt: Date
     public var endedAt: Date?
-    /// `finished`, `aborted`, `failed` or `lost`; nil while the cycle is open.
-    public var outcome: String?
+    /// How it ended; nil while the cycle is open.
+    public var outcome: CycleOutcome?
     public var firstPredictedFinish: Date?
     public var lastPredictedFinish: Date?
     /// The highest progress seen, 0...100.
@@ -20,13 +21,13 @@ public struct CycleRecord: Sendable, Equatable {
     public var energyStart: Double?
     /// Energy used by the cycle, kWh, when the counter was read at both ends.
     public var energyKWh: Double?
-    /// `run`, `replay` or `demo`.
-    public var source: String
+    /// Who recorded it.
+    public var source: CycleSource
 
     public init(
-        id: Int64, applianceID: String, program: String?, startedAt: Date, endedAt: Date?, outcome: String?,
+        id: Int64, applianceID: String, program: String?, startedAt: Date, endedAt: Date?, outcome: CycleOutcome?,
         firstPredictedFinish: Date?, lastPredictedFinish: Date?, maxProgress: Int?, pushes: Int,
-        energyStart: Double?, energyKWh: Double?, source: String
+        energyStart: Double?, energyKWh: Double?, source: CycleSource
     ) {
         self.id = id
         self.applianceID = applianceID
@@ -55,12 +56,13 @@ public struct CycleRecord: Sendable, Equatable {
         last_predicted_finish, max_progress, pushes, energy_start, energy_kwh, source
         """
 
+    /// The schema's CHECK constraints keep `outcome` and `source` to the enums' values.
     init(row: SQLiteRow) {
         self.init(
             id: row.int64(0), applianceID: row.string(1), program: row.optionalString(2),
-            startedAt: row.date(3), endedAt: row.optionalDate(4), outcome: row.optionalString(5),
+            startedAt: row.date(3), endedAt: row.optionalDate(4), outcome: row.optionalString(5).flatMap(CycleOutcome.init(rawValue:)),
             firstPredictedFinish: row.optionalDate(6), lastPredictedFinish: row.optionalDate(7),
             maxProgress: row.optionalInt64(8).map { Int($0) }, pushes: Int(row.int64(9)),
-            energyStart: row.optionalDouble(10), energyKWh: row.optionalDouble(11), source: row.string(12))
+            energyStart: row.optionalDouble(10), energyKWh: row.optionalDouble(11), source: CycleSource(rawValue: row.string(12)) ?? .run)
     }
 }

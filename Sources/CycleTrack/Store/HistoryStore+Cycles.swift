@@ -1,14 +1,14 @@
+import CycleCore
 import CSQLite
 import FoundationEssentials
 
 extension HistoryStore {
     /// Starts a cycle of the appliance and returns its id.
-    /// - Parameter source: `run`, `replay` or `demo`.
-    public func openCycle(applianceID: String, program: String?, startedAt: Date, source: String) throws(StoreError) -> Int64 {
+    public func openCycle(applianceID: String, program: String?, startedAt: Date, source: CycleSource) throws(StoreError) -> Int64 {
         try perform("opening a cycle of '\(applianceID)'") { () throws(SQLiteError) in
             try connection.execute(
                 "INSERT INTO cycles (appliance_id, program, started_at, source) VALUES (?1, ?2, ?3, ?4)",
-                [applianceID, program, startedAt, source])
+                [applianceID, program, startedAt, source.rawValue])
             return connection.lastInsertRowID
         }
     }
@@ -31,15 +31,14 @@ extension HistoryStore {
                     max_progress = coalesce(max(max_progress, ?5), max_progress, ?5),
                     energy_start = coalesce(energy_start, ?6)
                 WHERE id = ?1
-                """, [id, program, firstPredictedFinish, lastPredictedFinish, maxProgress, energyStart])
+                """, [id, program, firstPredictedFinish, lastPredictedFinish, maxProgress, energyStart.flatMap(Self.plausible)])
         }
         try requireChange("has no cycle \(id) (expected an id from openCycle)")
     }
 
     /// Ends an open cycle. `energy_kwh` becomes `energyEnd` minus the counter at the
     /// start when both are known and the counter did not go backwards (a reset).
-    /// - Parameter outcome: `finished`, `aborted`, `failed` or `lost`.
-    public func closeCycle(id: Int64, endedAt: Date, outcome: String, energyEnd: Double?) throws(StoreError) {
+    public func closeCycle(id: Int64, endedAt: Date, outcome: CycleOutcome, energyEnd: Double?) throws(StoreError) {
         try perform("closing cycle \(id)") { () throws(SQLiteError) in
             try connection.execute(
                 """
@@ -48,10 +47,14 @@ extension HistoryStore {
                     outcome = ?3,
                     energy_kwh = CASE WHEN ?4 >= energy_start THEN ?4 - energy_start END
                 WHERE id = ?1 AND outcome IS NULL
-                """, [id, endedAt, outcome, energyEnd])
+                """, [id, endedAt, outcome.rawValue, energyEnd.flatMap(Self.plausible)])
         }
         try requireChange("has no open cycle \(id) to close (expected an id from openCycle, not yet closed)")
     }
+
+    /// An energy reading to store, or nil (not reported) when it is absurd: `stats`
+    /// must be able to add and show whatever the table holds.
+    static func plausible(_ value: Double) -> Double? { NumberText.isPlausible(value) ? value : nil }
 
     /// The cycle with this id, if any.
     public func cycle(id: Int64) throws(StoreError) -> CycleRecord? {

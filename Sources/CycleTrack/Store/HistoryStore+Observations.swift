@@ -12,7 +12,8 @@ extension HistoryStore {
     /// Observations of an appliance are expected in time order.
     /// - Returns: the id of the stored row, or nil when nothing was stored.
     @discardableResult
-    public func recordObservation(applianceID: String, cycleID: Int64?, at: Date, states: [String: String]) throws(StoreError) -> Int64? {
+    public func recordObservation(applianceID: String, cycleID: Int64?, at: Date, states: [Role: String]) throws(StoreError) -> Int64? {
+        let states = Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value) })
         var remembered = try observationState(of: applianceID)
         guard let row = remembered.row(for: states, cycleID: cycleID) else { return nil }
         let json = encode(row.changed)

@@ -1,3 +1,4 @@
+import CycleCore
 import CSQLite
 import FoundationEssentials
 
@@ -5,16 +6,15 @@ extension HistoryStore {
     /// Records a Supernotify call (before it is made, as `pending`, or as `notSent`
     /// when held back) and returns its id. The cycle's `pushes` count follows (every
     /// status but `not_sent`), kept by the schema's triggers.
-    /// - Parameter kind: `start`, `quiet`, `progress`, `clear` or `end`.
     public func recordPush(
-        cycleID: Int64?, applianceID: String, at: Date, kind: String, reason: String, body: String, status: PushStatus
+        cycleID: Int64?, applianceID: String, at: Date, kind: CallKind, reason: String, body: String, status: PushStatus
     ) throws(StoreError) -> Int64 {
-        try perform("recording a \(kind) push for '\(applianceID)'") { () throws(SQLiteError) in
+        try perform("recording a \(kind.rawValue) push for '\(applianceID)'") { () throws(SQLiteError) in
             try connection.execute(
                 """
                 INSERT INTO pushes (cycle_id, appliance_id, at, kind, reason, body, status, finished_at)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                """, [cycleID, applianceID, at, kind, reason, body, status.rawValue, status.isFinal ? at : nil])
+                """, [cycleID, applianceID, at, kind.rawValue, reason, body, status.rawValue, status.isFinal ? at : nil])
             return connection.lastInsertRowID
         }
     }
@@ -30,6 +30,24 @@ extension HistoryStore {
                 """, [id, status.rawValue, httpStatus, error, latencyMs, status.isFinal ? at : nil])
         }
         try requireChange("has no push \(id) (expected an id from recordPush)")
+    }
+
+    /// Marks every call of the appliance still `pending` as superseded by the start of
+    /// cycle `cycleID`, and returns the highest push id it marked (nil: none).
+    public func supersedePendingPushes(applianceID: String, byCycle cycleID: Int64, at: Date) throws(StoreError) -> Int64? {
+        try perform("superseding the pending pushes of '\(applianceID)'") { () throws(SQLiteError) in
+            let through = try connection.firstRow(
+                "SELECT max(id) FROM pushes WHERE appliance_id = ?1 AND status = 'pending'", [applianceID]
+            ) { $0.optionalInt64(0) } ?? nil
+            guard let through else { return nil }
+            try connection.execute(
+                """
+                UPDATE pushes SET status = 'superseded', finished_at = ?3,
+                    error = 'superseded by the start of cycle ' || ?2 || ' before it went out'
+                WHERE appliance_id = ?1 AND status = 'pending' AND id <= ?4
+                """, [applianceID, cycleID, at, through])
+            return through
+        }
     }
 
     /// How many calls count against the daily budget on `now`'s UTC day: every

@@ -138,6 +138,14 @@ public final class HistoryStore {
         }
     }
 
+    /// Every appliance's name, by id.
+    public func applianceNames() throws(StoreError) -> [String: String] {
+        try perform("reading the appliances") { () throws(SQLiteError) in
+            Dictionary(try connection.rows("SELECT id, name FROM appliances", []) { ($0.string(0), $0.string(1)) },
+                       uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     // MARK: Tracker state
 
     /// Saves the appliance's tracker state (a JSON document), replacing the previous one.

@@ -1,3 +1,4 @@
+import CycleCore
 import CSQLite
 import FoundationEssentials
 
@@ -8,8 +9,7 @@ public struct PushRecord: Sendable, Equatable {
     public var applianceID: String
     /// When the planner decided on the call.
     public var at: Date
-    /// `start`, `quiet`, `progress`, `clear` or `end`.
-    public var kind: String
+    public var kind: CallKind
     /// Why the planner made (or held back) the call.
     public var reason: String
     /// The exact JSON body of the call.
@@ -22,7 +22,7 @@ public struct PushRecord: Sendable, Equatable {
     public var finishedAt: Date?
 
     public init(
-        id: Int64, cycleID: Int64?, applianceID: String, at: Date, kind: String, reason: String, body: String,
+        id: Int64, cycleID: Int64?, applianceID: String, at: Date, kind: CallKind, reason: String, body: String,
         status: PushStatus, httpStatus: Int?, error: String?, latencyMs: Double?, finishedAt: Date?
     ) {
         self.id = id
@@ -52,9 +52,16 @@ public struct PushRecord: Sendable, Equatable {
                 message: "pushes.status is '\(statusText)', expected one of \(PushStatus.allCases.map(\.rawValue).joined(separator: "|"))",
                 sql: row.sql)
         }
+        let kindText = row.string(4)
+        guard let kind = CallKind(rawValue: kindText) else {
+            throw SQLiteError(
+                code: SQLITE_MISMATCH,
+                message: "pushes.kind is '\(kindText)', expected one of \(CallKind.allCases.map(\.rawValue).joined(separator: "|"))",
+                sql: row.sql)
+        }
         self.init(
             id: row.int64(0), cycleID: row.optionalInt64(1), applianceID: row.string(2), at: row.date(3),
-            kind: row.string(4), reason: row.string(5), body: row.string(6), status: status,
+            kind: kind, reason: row.string(5), body: row.string(6), status: status,
             httpStatus: row.optionalInt64(8).map { Int($0) }, error: row.optionalString(9),
             latencyMs: row.optionalDouble(10), finishedAt: row.optionalDate(11))
     }

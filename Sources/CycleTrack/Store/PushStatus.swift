@@ -8,8 +8,11 @@ public enum PushStatus: String, Sendable, CaseIterable {
     case sent
     /// The call failed (HTTP error, timeout); see `error` and `httpStatus`.
     case failed
-    /// Given up on (e.g. superseded, or the cycle ended before it could go).
+    /// Given up on: in flight at a crash (alerting calls go out at most once), or
+    /// planned but stale at a restart.
     case abandoned
+    /// Not sent because the appliance's next cycle started first.
+    case superseded
     /// Held back (budget): never called, and not counted against any budget.
     case notSent = "not_sent"
 
@@ -17,7 +20,7 @@ public enum PushStatus: String, Sendable, CaseIterable {
     public var isFinal: Bool {
         switch self {
         case .pending, .sending: false
-        case .sent, .failed, .abandoned, .notSent: true
+        case .sent, .failed, .abandoned, .superseded, .notSent: true
         }
     }
 }

@@ -1,0 +1,217 @@
+import FoundationEssentials
+
+/// Every appliance cycletrack follows, with the one daily budget they share and the
+/// one clock of deadlines they wake for (docs/CYCLES.md, "The household";
+/// docs/PUSHES.md, "Budget"). `run`, `replay`, `demo` and the benchmark all drive it
+/// the same way: an event in, the steps out, no I/O and no clock.
+///
+/// A value: the runner works on a copy and keeps it only when everything the copy
+/// decided was recorded, so a failed store write leaves the household where it was and
+/// the same transition happens again at the next event.
+public struct Household: Sendable {
+    /// What one appliance's tracker decided on one event.
+    public struct Step: Sendable {
+        public var applianceID: String
+        /// The observation handled; nil for a tick.
+        public var observation: Observation?
+        public var effects: [TrackerEffect]
+        /// The open cycle after the step.
+        public var cycle: CycleInfo?
+        /// The cycle this step ended, with its final values; nil when none ended.
+        public var ended: CycleInfo?
+    }
+
+    /// What the world keeps of one appliance between runs: the tracker's snapshot and
+    /// the store's id of the open cycle (the core never reads it, only carries it).
+    public struct Saved: Sendable, Codable, Equatable {
+        public var cycleID: Int64?
+        public var tracker: ApplianceTracker.Snapshot
+
+        public init(cycleID: Int64?, tracker: ApplianceTracker.Snapshot) {
+            self.cycleID = cycleID
+            self.tracker = tracker
+        }
+    }
+
+    private struct Member: Sendable {
+        var tracker: ApplianceTracker
+        var cycleID: Int64?
+    }
+
+    /// `daily_push_limit`: calls per UTC day over all appliances.
+    public let dailyLimit: Int
+    private var members: [String: Member] = [:]
+    /// Appliance ids in the order they were added: the order steps come out in.
+    public private(set) var order: [String] = []
+    /// Calls counted in `countedDay` (a UTC day number).
+    private var countedDay: Int?
+    private var countedCalls = 0
+
+    /// An empty household.
+    /// - Parameters:
+    ///   - dailyLimit: calls per UTC day, all appliances together.
+    ///   - callsToday: calls already made on the UTC day of `at` (after a restart,
+    ///     what the store counted); nil for none.
+    public init(dailyLimit: Int, callsToday: (count: Int, at: Date)? = nil) {
+        self.dailyLimit = dailyLimit
+        if let callsToday {
+            countedDay = UTCDay.number(of: callsToday.at)
+            countedCalls = callsToday.count
+        }
+    }
+
+    // MARK: Members
+
+    /// Follows an appliance, fresh or carrying on from what was saved. Following one
+    /// again replaces its settings and keeps its tracker's state.
+    public mutating func follow(_ settings: ApplianceSettings, restoring saved: Saved? = nil) {
+        if var member = members[settings.id] {
+            member.tracker = ApplianceTracker(settings: settings, restoring: member.tracker.snapshot)
+            members[settings.id] = member
+            return
+        }
+        let tracker = saved.map { ApplianceTracker(settings: settings, restoring: $0.tracker) }
+            ?? ApplianceTracker(settings: settings)
+        members[settings.id] = Member(tracker: tracker, cycleID: saved?.cycleID)
+        order.append(settings.id)
+    }
+
+    /// Whether the appliance is followed.
+    public func follows(_ applianceID: String) -> Bool { members[applianceID] != nil }
+
+    /// The appliance's tracker.
+    public func tracker(_ applianceID: String) -> ApplianceTracker? { members[applianceID]?.tracker }
+
+    /// What to save for the appliance so that a restart carries on.
+    public func saved(_ applianceID: String) -> Saved? {
+        members[applianceID].map { Saved(cycleID: $0.cycleID, tracker: $0.tracker.snapshot) }
+    }
+
+    /// The store's id of the appliance's open cycle.
+    public func cycleID(_ applianceID: String) -> Int64? { members[applianceID]?.cycleID }
+
+    /// Sets the store's id of the appliance's open cycle (nil once it ended).
+    public mutating func setCycleID(_ id: Int64?, for applianceID: String) {
+        members[applianceID]?.cycleID = id
+    }
+
+    /// Appliances with an open cycle.
+    public var openCycles: Int { members.values.filter { $0.tracker.cycle != nil }.count }
+
+    // MARK: Time and budget
+
+    /// The earliest moment a tick would do something for any appliance.
+    public var nextDeadline: Date? {
+        members.values.compactMap(\.tracker.nextDeadline).min()
+    }
+
+    /// Calls counted on the UTC day of `date` (zero on a later day).
+    public func callsCounted(on date: Date) -> Int {
+        countedDay == UTCDay.number(of: date) ? countedCalls : 0
+    }
+
+    /// The daily budget as it stands at `date`.
+    public func budget(at date: Date) -> DailyBudget {
+        DailyBudget(limit: dailyLimit, usedToday: callsCounted(on: date), openCycles: openCycles)
+    }
+
+    // MARK: Events
+
+    /// Handles one event: for an observation, every deadline before it fires first (as
+    /// ticks at their due times), then the observation; for a tick, every deadline up
+    /// to and including it, earliest first across appliances.
+    public mutating func handle(_ event: HouseholdEvent) -> [Step] {
+        switch event {
+        case .observed(let applianceID, let observation):
+            var steps = fireDeadlines(before: observation.at, inclusive: false)
+            if let step = observe(applianceID, observation) { steps.append(step) }
+            return steps
+        case .polled(let observations):
+            guard let at = observations.first?.observation.at else { return [] }
+            var steps = fireDeadlines(before: at, inclusive: false)
+            for (applianceID, observation) in observations {
+                if let step = observe(applianceID, observation) { steps.append(step) }
+            }
+            return steps
+        case .tick(let now):
+            return fireDeadlines(before: now, inclusive: true)
+        }
+    }
+
+    private mutating func observe(_ applianceID: String, _ observation: Observation) -> Step? {
+        guard var member = members[applianceID] else { return nil }
+        let effects = member.tracker.observe(observation, budget: budget(at: observation.at))
+        members[applianceID] = member
+        return step(applianceID, observation: observation, effects: effects)
+    }
+
+    /// Each due deadline gets its own tick at its own time, so that a call counts
+    /// against the budget of the day it falls in.
+    private mutating func fireDeadlines(before limit: Date, inclusive: Bool) -> [Step] {
+        var steps: [Step] = []
+        while let (applianceID, due) = earliestDeadline(), inclusive ? due <= limit : due < limit {
+            guard var member = members[applianceID] else { break }
+            let effects = member.tracker.advance(to: due, budget: budget(at: due))
+            members[applianceID] = member
+            steps.append(step(applianceID, observation: nil, effects: effects))
+            // Every firing moves the deadline on; stop rather than spin should that break.
+            if let next = member.tracker.nextDeadline, next <= due { break }
+        }
+        return steps
+    }
+
+    private func earliestDeadline() -> (String, Date)? {
+        var earliest: (String, Date)?
+        for id in order {
+            guard let due = members[id]?.tracker.nextDeadline else { continue }
+            if earliest.map({ due < $0.1 }) ?? true { earliest = (id, due) }
+        }
+        return earliest
+    }
+
+    /// Counts the step's calls into the day each falls in, and describes it.
+    private mutating func step(_ applianceID: String, observation: Observation?, effects: [TrackerEffect]) -> Step {
+        var ended: CycleInfo?
+        for effect in effects {
+            switch effect {
+            case .call(let call):
+                let day = UTCDay.number(of: call.at)
+                if countedDay != day {
+                    countedDay = day
+                    countedCalls = 0
+                }
+                countedCalls += 1
+            case .cycleEnded:
+                ended = members[applianceID]?.tracker.lastEndedCycle
+            case .cycleStarted, .heldBack, .warning:
+                break
+            }
+        }
+        return Step(applianceID: applianceID, observation: observation, effects: effects,
+                    cycle: members[applianceID]?.tracker.cycle, ended: ended)
+    }
+}
+
+/// What reaches the household.
+public enum HouseholdEvent: Sendable {
+    /// One appliance's observation.
+    case observed(String, Observation)
+    /// One poll: every appliance's observation at the same moment, in order.
+    case polled([(applianceID: String, observation: Observation)])
+    /// The passing of time.
+    case tick(Date)
+}
+
+/// UTC days as whole numbers: the daily budget's unit. Unix time has no leap seconds,
+/// so a UTC day is exactly 86,400 of its seconds.
+public enum UTCDay {
+    /// The day's number since 1970-01-01.
+    public static func number(of date: Date) -> Int {
+        NumberText.int(date.timeIntervalSince1970 / 86_400, .down) ?? 0
+    }
+
+    /// The first moment of the day `date` falls in.
+    public static func start(of date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(number(of: date)) * 86_400)
+    }
+}
