@@ -49,6 +49,7 @@ struct CheckCommand {
             report.add("supernotify.notify", ok: false, error.description)
         }
         var discovered: [DiscoveredDevice]?
+        var discoveryError: HomeAssistantError?
         if config.discover {
             do {
                 let found = try await client.discoverDevices()
@@ -60,6 +61,7 @@ struct CheckCommand {
                     report.add("  skipped \(skipped.name)", ok: true, skipped.reason)
                 }
             } catch {
+                discoveryError = error
                 report.add("discovery", ok: false, error.description)
             }
         }
@@ -86,7 +88,15 @@ struct CheckCommand {
                            found.map { "\(entity) = \($0.state)" } ?? "\(entity) does not exist in Home Assistant")
             }
         }
-        if appliances.isEmpty { report.add("appliances", ok: false, "nothing to track: configure 'appliances' or turn on 'discover'") }
+        if appliances.isEmpty {
+            let why = switch (config.discover, discoveryError) {
+            case (false, _): "nothing to track: configure 'appliances' or turn on 'discover'"
+            case (true, .unauthorized?): "nothing to track: discovery was refused (the token); fix the token, or configure 'appliances'"
+            case (true, _?): "nothing to track: discovery failed (above); configure 'appliances' or fix what discovery reported"
+            case (true, nil): "nothing to track: discovery found no Home Connect device; configure 'appliances'"
+            }
+            report.add("appliances", ok: false, why)
+        }
         print(report.table.text, terminator: "")
         print("")
         var tracked = TextTable([("appliance", .left), ("name", .left), ("from", .left), ("operation state", .left)])

@@ -23,15 +23,17 @@ struct RunCommand {
         let config = try ConfigurationLoader.load(explicit: configPath, environment: environment)
         let access = try HomeAssistantAccess.resolve(config, environment: environment)
         let database = databasePath ?? environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
-        let lock = try DatabaseLock(database: database)
+        let lock: DatabaseLock
+        do { lock = try DatabaseLock(database: database) } catch { throw .config(error.description) }
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: access.url, token: access.token, http: HTTPClient(configuration: .init(caFile: config.caFile))))
         log.info("starting", ["config": config.source, "ha": access.description, "database": database,
                               "discover": String(config.discover)])
 
         var appliances = try ApplianceDirectory.resolve(config, discovered: nil, skipUnmapped: config.discover)
-        var discoveryFailed = false
+        var discovery: HomeAssistantGateway.DiscoveryOutcome?
         if config.discover {
-            if let found = await gateway.discover(config, log: log) { appliances = found } else { discoveryFailed = true }
+            discovery = await gateway.discover(config, log: log)
+            if let found = discovery?.appliances { appliances = found }
         }
         for appliance in appliances {
             let roles = appliance.entities.keys.sorted().map { "\($0.rawValue)=\(appliance.entities[$0] ?? "")" }
@@ -39,23 +41,28 @@ struct RunCommand {
                                   "entities": roles.joined(separator: ",")])
         }
         if appliances.isEmpty {
-            log.warning("no_appliances", ["hint": config.discover
-                ? "discovery found no Home Connect device yet; it will look again"
-                : "configure 'appliances' or turn on 'discover'"])
+            let hint = switch discovery {
+            case nil: "configure 'appliances' or turn on 'discover'"
+            case .found: "discovery found no Home Connect device yet; it will look again"
+            case .failed(.unauthorized): "Home Assistant refused the token (see ha_token_refused); discovery tries again later"
+            case .failed, .conflict: "discovery could not run yet (see discovery_failed); it tries again soon"
+            }
+            log.warning("no_appliances", ["hint": hint])
         }
         var options = Runner.Options(activePollSeconds: config.pollActiveSeconds, idlePollSeconds: config.pollIdleSeconds,
                                      dailyPushLimit: config.dailyPushLimit, rediscoverSeconds: config.discover ? 600 : nil)
-        if discoveryFailed { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
+        if config.discover, discovery?.appliances == nil { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
+        options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
         var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
         if config.discover {
-            rediscover = { await gateway.discover(config, log: log) }
+            rediscover = { await gateway.discover(config, log: log).appliances }
         }
         let runner: Runner
         do {
             runner = try Runner(appliances: appliances, databasePath: database, sourceName: .run, options: options,
                                 source: gateway, sink: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
         } catch {
-            throw .config("\(error)")
+            throw .config(error.description)
         }
         let service = Task { await runner.run() }
         let watcher = Task {

@@ -21,19 +21,42 @@ public struct HomeAssistantGateway: ApplianceStateSource, NotifySink {
         await client.callService(domain: "supernotify", service: "notify", body: request.body)
     }
 
-    /// Discovery's appliances merged with the configuration, or nil when HA didn't answer.
-    public func discover(_ config: Configuration, log: Log) async -> [TrackedAppliance]? {
+    /// What a discovery run gave.
+    public enum DiscoveryOutcome: Sendable {
+        /// Discovery's appliances merged with the configuration.
+        case found([TrackedAppliance])
+        /// HA didn't answer, or refused: the error, and whether the token was refused.
+        case failed(HomeAssistantError)
+        /// The configuration and what HA has disagree (e.g. one appliance id twice).
+        case conflict(String)
+
+        /// The appliances, when discovery answered.
+        public var appliances: [TrackedAppliance]? {
+            if case .found(let found) = self { found } else { nil }
+        }
+    }
+
+    /// Runs discovery and merges it with the configuration, logging what it skipped and
+    /// why it failed: a refused token as `ha_token_refused`, anything else as
+    /// `discovery_failed`.
+    public func discover(_ config: Configuration, log: Log) async -> DiscoveryOutcome {
         do {
             let found = try await client.discoverDevices()
             for skipped in found.skipped {
                 log.info("device_skipped", ["device": skipped.deviceID, "name": skipped.name, "reason": skipped.reason])
             }
-            return try ApplianceDirectory.resolve(config, discovered: found.devices)
+            return .found(try ApplianceDirectory.resolve(config, discovered: found.devices))
         } catch let error as HomeAssistantError {
-            log.warning("discovery_failed", ["error": error.description, "action": "trying again later"])
+            if case .unauthorized = error {
+                log.error("ha_token_refused", ["error": error.description,
+                                               "action": "check the long-lived access token; discovery tries again later"])
+            } else {
+                log.warning("discovery_failed", ["error": error.description, "action": "trying again later"])
+            }
+            return .failed(error)
         } catch {
             log.error("discovery_conflict", ["error": "\(error)"])
+            return .conflict("\(error)")
         }
-        return nil
     }
 }

@@ -1,5 +1,8 @@
 import CSQLite
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// cycletrack's history in one SQLite file: appliances, cycles, observations, pushes
 /// and the tracker's saved state. Opening read-write creates the file when missing
@@ -41,8 +44,21 @@ public final class HistoryStore {
                 throw StoreError(path: path, kind: .missingFile,
                                  problem: "does not exist (expected the history file that `cycletrack run` writes)")
             }
-            connection = try Self.open(path, .readOnly)
-            let version = try Self.version(of: connection)
+            var opened = try Self.open(path, .readOnly)
+            var version: Int
+            do {
+                version = try SchemaMigrator.version(of: opened)
+            } catch {
+                // A read-only folder (or file) leaves SQLite no way to make the `-shm` a WAL
+                // reader needs; nothing can be writing there, so read it as immutable.
+                do {
+                    opened = try SQLiteConnection(path: path, mode: .immutable)
+                    version = try SchemaMigrator.version(of: opened)
+                } catch let retry {
+                    throw StoreError(path: path, while: "reading the schema version", retry)
+                }
+            }
+            connection = opened
             try migrator.refuseNewer(version, path: path)
             guard version == migrator.latestVersion else {
                 throw StoreError(
@@ -57,8 +73,14 @@ public final class HistoryStore {
                 // have its journal mode changed.
                 let probe = try Self.open(path, .readOnly)
                 try migrator.refuseNewer(try Self.version(of: probe), path: path)
+            } else {
+                try Self.createPrivately(path)
             }
             connection = try Self.open(path, .readWriteCreate)
+            guard !connection.isReadOnly else {
+                throw StoreError(path: path, kind: .readOnly,
+                                 problem: "cannot be written (a read-only file or file system); cycletrack run needs to write its history there")
+            }
             do {
                 _ = try connection.firstRow("PRAGMA journal_mode = WAL") { row in row.string(0) }
                 // In WAL, NORMAL survives a crash of the process (not of the power)
@@ -68,11 +90,41 @@ public final class HistoryStore {
                 throw StoreError(path: path, while: "switching to WAL", error)
             }
             try migrator.migrate(connection)
+            do {
+                // A write lock proves the folder takes the `-wal` and `-shm` files too.
+                try connection.transaction {}
+            } catch {
+                throw StoreError(path: path, kind: .readOnly,
+                                 problem: "cannot be written (\(error)); is its folder writable?")
+            }
         }
         do {
             try connection.execute("PRAGMA foreign_keys = ON")
         } catch {
             throw StoreError(path: path, while: "enabling foreign keys", error)
+        }
+    }
+
+    /// Creates a new history file readable by its owner only (0600), in a folder made
+    /// 0700 when missing: the history says what the household did and when. SQLite
+    /// gives the `-wal` and `-shm` files the database file's permissions.
+    static func createPrivately(_ path: String) throws(StoreError) {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            var made = path.hasPrefix("/") ? "" : "."
+            for part in folder.split(separator: "/") {
+                made += "/" + part
+                if mkdir(made, 0o700) != 0, errno != EEXIST {
+                    throw StoreError(path: path, kind: .readOnly,
+                                     problem: "cannot be created: making the folder \(made) failed (\(String(cString: strerror(errno))))")
+                }
+            }
+        }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw StoreError(path: path, kind: .readOnly, problem: "cannot be created (\(String(cString: strerror(errno))))")
         }
     }
 

@@ -11,6 +11,9 @@ final class SQLiteConnection {
         case readWriteCreate
         /// Opens an existing file for reading only; never creates or changes it.
         case readOnly
+        /// Opens an existing file as one nothing else changes (SQLite's `immutable=1`):
+        /// no locks, no `-wal` or `-shm` needed, so it works in a read-only folder.
+        case immutable
     }
 
     let path: String
@@ -23,12 +26,16 @@ final class SQLiteConnection {
 
     init(path: String, mode: Mode) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX
+        var name = path
         switch mode {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?immutable=1"
         }
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(name, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let error = SQLiteError(code: code, handle: connection)
             sqlite3_close_v2(connection)
@@ -39,6 +46,25 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
     }
+
+    /// `path` for a `file:` URI: characters with a meaning there are percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), 0..<0x21, 0x7F...:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            default:
+                out += String(decoding: [byte], as: UTF8.self)
+            }
+        }
+        return out
+    }
+
+    /// Whether SQLite opened the main database read-only (asked to, or because the
+    /// file can't be written: SQLite then falls back silently).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     deinit {
         // Statements must be finalized before the connection closes.

@@ -15,6 +15,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case olderSchema(found: Int, expected: Int)
         /// The row to update does not exist (or is not in the state the call expects).
         case missingRow
+        /// The file (or its folder) cannot be written: `run` refuses to start on it.
+        case readOnly
         /// A value read back is not one the schema allows.
         case invalidValue
         /// Any other SQLite failure: see `sqlite`.
