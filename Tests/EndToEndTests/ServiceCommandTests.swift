@@ -114,6 +114,27 @@ import Testing
         #expect(third.wait(timeout: 10).status == 0)
     }
 
+    @Test func aRevokedTokenIsSaidAsSuchByRunAndCheckWithDiscoveryOn() throws {
+        let scratch = try Scratch()
+        let standIn = try HomeAssistantStandIn(token: "the-token-ha-knows")
+        dishwasher(on: standIn)
+        scratch.write("token", token, mode: 0o600)
+        let config = scratch.write("discover.json", """
+            {"home_assistant": {"url": "\(standIn.baseURL)", "token_file": "\(scratch.path)/token"}, "discover": true}
+            """)
+        let service = try CycletrackProcess(["run", "--config", config, "--db", scratch.path + "/history.sqlite"])
+        #expect(service.waitForLog("event=no_appliances"))
+        service.signal(SIGTERM)
+        let result = service.wait(timeout: 10)
+        #expect(result.stderr.contains("event=ha_token_refused"))
+        #expect(!result.stderr.contains("discovery found no Home Connect device"))
+        #expect(!result.stderr.contains(token))
+        let check = try CycletrackProcess.run(["check", "--config", config])
+        #expect(check.status != 0)
+        #expect(check.stdout.contains("refused the token"))
+        #expect(!check.stdout.contains("turn on 'discover'"))
+    }
+
     @Test func runRefusesBadSetupWithTheDocumentedStatuses() throws {
         let scratch = try Scratch()
         let noToken = scratch.write("no-token.json", #"{"home_assistant": {"url": "http://127.0.0.1:9"}, "discover": false}"#)

@@ -26,6 +26,9 @@ public actor Runner {
         /// A call planned but not sent when the service stopped is sent on restart only
         /// while younger than this (a clear is always sent).
         public var resendPendingWithinSeconds: Double = 300
+        /// How long a write waits for another connection's lock on the database before it
+        /// counts as failed (and is tried again later).
+        public var storeBusyTimeoutMilliseconds: Int32 = 5_000
         /// Settings for an appliance with an open cycle in the store that is no longer
         /// followed (removed from the config, not discovered): its cycle ends as lost
         /// after its `lostAfterMinutes` unless it is followed again.
@@ -78,7 +81,7 @@ public actor Runner {
         log: Log,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
     ) throws(StoreError) {
-        let store = try HistoryStore(path: databasePath)
+        let store = try HistoryStore(path: databasePath, busyTimeoutMilliseconds: options.storeBusyTimeoutMilliseconds)
         self.store = store
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,

@@ -34,7 +34,9 @@ public final class HistoryStore {
     ///   anything is written to it.
     /// - `readOnly`: a missing file, a file that isn't SQLite, or a schema other than
     ///   this cycletrack's is a `StoreError`; nothing is created or modified.
-    public init(path: String, mode: Mode = .readWrite) throws(StoreError) {
+    /// - Parameter busyTimeoutMilliseconds: how long a write waits for another
+    ///   connection's lock before it fails.
+    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
         self.path = path
         let migrator = SchemaMigrator()
         let exists = FileManager.default.fileExists(atPath: path)
@@ -69,6 +71,11 @@ public final class HistoryStore {
             }
         case .readWrite:
             if exists {
+                let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+                for (what, target) in [("the file", path), ("its folder", folder.isEmpty ? "/" : folder)] where access(target, W_OK) != 0 {
+                    throw StoreError(path: path, kind: .readOnly,
+                                     problem: "cannot be written: \(what) is not writable (\(String(cString: strerror(errno)))); cycletrack run needs to write its history there")
+                }
                 // Check with a read-only connection first: a newer file must not even
                 // have its journal mode changed.
                 let probe = try Self.open(path, .readOnly)
@@ -76,7 +83,11 @@ public final class HistoryStore {
             } else {
                 try Self.createPrivately(path)
             }
-            connection = try Self.open(path, .readWriteCreate)
+            do {
+                connection = try SQLiteConnection(path: path, mode: .readWriteCreate, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            } catch {
+                throw StoreError(path: path, while: "opening", error)
+            }
             guard !connection.isReadOnly else {
                 throw StoreError(path: path, kind: .readOnly,
                                  problem: "cannot be written (a read-only file or file system); cycletrack run needs to write its history there")

@@ -21,10 +21,11 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var savepointDepth = 0
 
-    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    /// How long a statement waits by default for another connection's lock before
+    /// failing with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
-    init(path: String, mode: Mode) throws(SQLiteError) {
+    init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = SQLiteConnection.busyTimeoutMilliseconds) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX
         var name = path
         switch mode {
@@ -44,7 +45,7 @@ final class SQLiteConnection {
         self.path = path
         self.handle = connection
         sqlite3_extended_result_codes(connection, 1)
-        sqlite3_busy_timeout(connection, Self.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
     }
 
     /// `path` for a `file:` URI: characters with a meaning there are percent-encoded.

@@ -20,6 +20,15 @@ final class VirtualClock: ServiceClock {
 
     func now() -> Date { current.withLock { $0 } }
 
+    /// Moves time on by `seconds` without sleeping: a request that takes that long.
+    func advance(by seconds: Double) {
+        let now = current.withLock { value in
+            value = value.addingTimeInterval(seconds)
+            return value
+        }
+        onAdvance(now)
+    }
+
     func sleep(until deadline: Date) async throws {
         try Task.checkCancellation()
         guard deadline < stopAt else {
