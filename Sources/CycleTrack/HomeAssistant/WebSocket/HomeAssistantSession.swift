@@ -11,26 +11,26 @@ import FoundationEssentials
 ///
 /// ## Why `subscribe_entities`
 ///
-/// Three commands can follow entity states; on the HA 2024.3.3 the tests run, and in
-/// current HA (checked in home-assistant/core's `websocket_api/commands.py`):
+/// Three commands can follow entity states. Read in `websocket_api/commands.py` and
+/// `messages.py` of 2024.3.3 (the venv the tests run) and of current home-assistant/core;
+/// `subscribe_entities` also exercised against the real 2024.3.3 (HomeAssistantWebSocketTests):
 ///
-/// - `subscribe_entities` with `entity_ids` (since 2021.12, used by HA's own frontend):
-///   HA reads the current states and starts listening in the same step, with no await
-///   between ("or we will introduce a race condition where some states are missed"),
-///   answers the result, then one event `{"a": {id: {"s", "a", …}}}` with the current
-///   state of every tracked entity that exists, then per change a compact diff
+/// - `subscribe_entities` with `entity_ids` (used by HA's own frontend): HA reads the
+///   current states and starts listening in the same step, with no await between ("or
+///   we will introduce a race condition where some states are missed"), answers the
+///   result, then one event `{"a": {id: {"s", "a", …}}}` with the current state of every
+///   tracked entity that exists, then per change a compact diff
 ///   `{"c": {id: {"+": {"s": …, "a": {changed attributes}}, "-": {"a": [removed]}}}}`,
 ///   `{"a": …}` for an entity that appears and `{"r": [id]}` for one removed. Only the
-///   tracked entities, no admin needed. Current HA added include/exclude filters; the
-///   message shapes are the same.
-/// - `render_template` with the states template the poller already renders: HA
-///   re-renders the whole template whenever a referenced entity changes and sends the
-///   whole text again; an entity that doesn't exist yet is not a listener, so its
-///   appearance is seen only if the template happens to be re-rendered for another
-///   reason; errors come as events or not at all (without `report_errors`).
-/// - `subscribe_trigger` with a state trigger: admin only, no initial states (a second
-///   read, with a race, would be needed), and every change carries both full state
-///   objects.
+///   tracked entities; no admin needed. Current HA added include/exclude filters; the
+///   `entity_ids` option and the message shapes are unchanged.
+/// - `render_template` with the states template the poller renders: HA re-renders the
+///   whole template whenever a referenced entity changes and sends the whole text again;
+///   a template error is dropped silently unless `report_errors` is set; nothing tells
+///   an attribute change that matters from one that doesn't before rendering.
+/// - `subscribe_trigger` with a state trigger: admin only (`require_admin`), no initial
+///   states (a second read, with a gap, would be needed), and every change carries both
+///   full state objects.
 ///
 /// So `subscribe_entities`: initial states and changes from one subscription, without a
 /// gap, smallest messages, and a removed entity is reported as such.
