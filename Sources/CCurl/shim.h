@@ -62,3 +62,9 @@ static inline CURLcode cct_getinfo_string(CURL *handle, CURLINFO info, const cha
     return curl_easy_getinfo(handle, info, value);
 }
 
+
+/* For CURLINFO_ACTIVESOCKET: the socket of a CURLOPT_CONNECT_ONLY connection, to
+ * poll(2) on before curl_easy_send / curl_easy_recv. */
+static inline CURLcode cct_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}

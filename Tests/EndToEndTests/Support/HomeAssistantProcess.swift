@@ -233,6 +233,17 @@ final class HomeAssistantProcess: @unchecked Sendable {
         finishStop(child)
     }
 
+    /// Freezes hass and its wrapper (SIGSTOP to the process group): its sockets stay
+    /// open and silent, like a cut cable or a hung HA. `resume()` thaws it.
+    func pause() {
+        if let child = lock.withLock({ process }), child.isRunning { kill(-child.processIdentifier, SIGSTOP) }
+    }
+
+    /// Undoes `pause()` (SIGCONT to the process group).
+    func resume() {
+        if let child = lock.withLock({ process }), child.isRunning { kill(-child.processIdentifier, SIGCONT) }
+    }
+
     private func openLog() throws -> FileHandle {
         if !FileManager.default.fileExists(atPath: logFile.path),
            !FileManager.default.createFile(atPath: logFile.path, contents: nil) {

@@ -1,0 +1,446 @@
+import CycleCore
+import FoundationEssentials
+
+/// Home Assistant's WebSocket protocol as a value: text messages and the passing of
+/// time go in, what to send and what to deliver come out. No I/O, no clock: `now` is
+/// the time since the connection was made, given by the caller with every event.
+///
+///     auth_required → auth → auth_ok | auth_invalid
+///     subscribe_entities (+ subscribe_events ×2) → result, result, result → subscribed
+///     event … event, and every 30 s ping → pong within 10 s, else the connection is dead
+///
+/// ## Why `subscribe_entities`
+///
+/// Three commands can follow entity states. Read in `websocket_api/commands.py` and
+/// `messages.py` of 2024.3.3 (the venv the tests run) and of current home-assistant/core;
+/// `subscribe_entities` also exercised against the real 2024.3.3 (HomeAssistantWebSocketTests):
+///
+/// - `subscribe_entities` with `entity_ids` (used by HA's own frontend): HA reads the
+///   current states and starts listening in the same step, with no await between ("or
+///   we will introduce a race condition where some states are missed"), answers the
+///   result, then one event `{"a": {id: {"s", "a", …}}}` with the current state of every
+///   tracked entity that exists, then per change a compact diff
+///   `{"c": {id: {"+": {"s": …, "a": {changed attributes}}, "-": {"a": [removed]}}}}`,
+///   `{"a": …}` for an entity that appears and `{"r": [id]}` for one removed. Only the
+///   tracked entities; no admin needed. Current HA added include/exclude filters; the
+///   `entity_ids` option and the message shapes are unchanged.
+/// - `render_template` with the states template the poller renders: HA re-renders the
+///   whole template whenever a referenced entity changes and sends the whole text again;
+///   a template error is dropped silently unless `report_errors` is set; nothing tells
+///   an attribute change that matters from one that doesn't before rendering.
+/// - `subscribe_trigger` with a state trigger: admin only (`require_admin`), no initial
+///   states (a second read, with a gap, would be needed), and every change carries both
+///   full state objects.
+///
+/// So `subscribe_entities`: initial states and changes from one subscription, without a
+/// gap, smallest messages, and a removed entity is reported as such.
+struct HomeAssistantSession {
+    /// What the caller does next.
+    enum Action: Equatable {
+        /// Send this text message (the `auth` one carries the token: never log it).
+        case send(String)
+        /// Authenticated and every subscription confirmed: from here no change is missed.
+        case subscribed(haVersion: String)
+        case deliver(HomeAssistantWebSocket.Event)
+        /// The connection is unusable; close it.
+        case fail(HomeAssistantWebSocketError)
+    }
+
+    /// What the session subscribes to, and its timeouts.
+    struct Settings {
+        /// The `ws://` URL, for errors.
+        var url: String
+        var entityIDs: [String]
+        var registries: [HomeAssistantWebSocket.Registry]
+        var handshakeTimeout: Duration = .seconds(10)
+        var pingInterval: Duration = .seconds(30)
+        var pongTimeout: Duration = .seconds(10)
+    }
+
+    private enum Phase {
+        case awaitingAuthRequired(deadline: Duration)
+        case awaitingAuthResult(deadline: Duration)
+        case subscribing(deadline: Duration)
+        case live
+        case failed
+    }
+
+    private enum Subscription {
+        case entities
+        case registry(HomeAssistantWebSocket.Registry)
+
+        var command: String {
+            switch self {
+            case .entities: "subscribe_entities"
+            case .registry(let registry): "subscribe_events \(registry.rawValue)"
+            }
+        }
+    }
+
+    let settings: Settings
+    private let token: String
+    private var phase: Phase
+    private var haVersion = ""
+    private var nextID = 1
+    private var subscriptions: [Int: Subscription] = [:]
+    private var unconfirmed: Set<Int> = []
+    private var ping: (id: Int, deadline: Duration)?
+    private var nextPingAt: Duration = .zero
+    /// The last delivered state of each tracked entity present in HA.
+    private var known: [String: EntityState] = [:]
+    private var initialDelivered = false
+
+    init(settings: Settings, token: String, now: Duration = .zero) {
+        self.settings = settings
+        self.token = token
+        phase = .awaitingAuthRequired(deadline: now + settings.handshakeTimeout)
+    }
+
+    /// When ``tick(at:)`` must be called next at the latest.
+    var nextDeadline: Duration? {
+        switch phase {
+        case .awaitingAuthRequired(let deadline), .awaitingAuthResult(let deadline), .subscribing(let deadline):
+            return deadline
+        case .live:
+            return ping?.deadline ?? nextPingAt
+        case .failed:
+            return nil
+        }
+    }
+
+    var isLive: Bool {
+        if case .live = phase { return true }
+        return false
+    }
+
+    // MARK: Events
+
+    /// Time passed: a timeout, or a ping is due.
+    mutating func tick(at now: Duration) -> [Action] {
+        switch phase {
+        case .awaitingAuthRequired(let deadline) where now >= deadline:
+            return fail(.timeout(url: settings.url, waitingFor: "auth_required after the upgrade"))
+        case .awaitingAuthResult(let deadline) where now >= deadline:
+            return fail(.timeout(url: settings.url, waitingFor: "answer to auth (auth_ok or auth_invalid)"))
+        case .subscribing(let deadline) where now >= deadline:
+            return fail(.timeout(url: settings.url, waitingFor: "result of every subscription"))
+        case .live:
+            if let ping {
+                guard now >= ping.deadline else { return [] }
+                return fail(.noPong(url: settings.url, seconds: Self.seconds(settings.pongTimeout)))
+            }
+            guard now >= nextPingAt else { return [] }
+            let id = takeID()
+            ping = (id, now + settings.pongTimeout)
+            nextPingAt = now + settings.pingInterval
+            return [.send("{\"id\":\(id),\"type\":\"ping\"}")]
+        default:
+            return []
+        }
+    }
+
+    /// A text message from HA. Coalesced messages (a JSON array) are taken one by one.
+    mutating func receive(_ text: String, at now: Duration) -> [Action] {
+        if case .failed = phase { return [] }
+        let bytes = Data(text.utf8)
+        if bytes.first(where: { !Self.isSpace($0) }) == UInt8(ascii: "[") {
+            guard let parts = try? JSONDecoder().decode([Ignored].self, from: bytes) else {
+                return unexpected("a JSON object or array of objects", text)
+            }
+            // Each element again, as its own text: arrays are rare (only when asked for).
+            guard let elements = Self.splitArray(text), elements.count == parts.count else {
+                return unexpected("a JSON array of objects", text)
+            }
+            var actions: [Action] = []
+            for element in elements {
+                actions += receive(element, at: now)
+                if case .failed = phase { break }
+            }
+            return actions
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: bytes) else {
+            return unexpected("a JSON object with a \"type\"", text)
+        }
+        switch (phase, envelope.type) {
+        case (.awaitingAuthRequired, "auth_required"):
+            phase = .awaitingAuthResult(deadline: now + settings.handshakeTimeout)
+            return [.send("{\"type\":\"auth\",\"access_token\":\(JSONValue.quoted(token))}")]
+        case (.awaitingAuthResult, "auth_ok"):
+            haVersion = envelope.ha_version ?? ""
+            return subscribe(at: now)
+        case (.awaitingAuthResult, "auth_invalid"):
+            return fail(.authInvalid(url: settings.url, message: Self.redacting(token, in: envelope.message ?? "")))
+        case (.awaitingAuthRequired, _), (.awaitingAuthResult, _):
+            return unexpected(phaseExpectation, text)
+        case (_, "result"):
+            return result(envelope, at: now)
+        case (_, "pong"):
+            if let ping, envelope.id == ping.id { self.ping = nil }
+            return []
+        case (_, "event"):
+            return event(envelope, text: bytes)
+        default:
+            // A message type this client doesn't know: newer HA may add some.
+            return []
+        }
+    }
+
+    // MARK: Steps
+
+    private mutating func subscribe(at now: Duration) -> [Action] {
+        var actions: [Action] = []
+        if !settings.entityIDs.isEmpty {
+            let id = takeID()
+            subscriptions[id] = .entities
+            let list = settings.entityIDs.map { JSONValue.quoted($0) }.joined(separator: ",")
+            actions.append(.send("{\"id\":\(id),\"type\":\"subscribe_entities\",\"entity_ids\":[\(list)]}"))
+        }
+        for registry in settings.registries {
+            let id = takeID()
+            subscriptions[id] = .registry(registry)
+            actions.append(.send("{\"id\":\(id),\"type\":\"subscribe_events\",\"event_type\":\(JSONValue.quoted(registry.rawValue))}"))
+        }
+        unconfirmed = Set(subscriptions.keys)
+        phase = .subscribing(deadline: now + settings.handshakeTimeout)
+        if unconfirmed.isEmpty { actions += goLive(at: now) }
+        return actions
+    }
+
+    private mutating func goLive(at now: Duration) -> [Action] {
+        phase = .live
+        nextPingAt = now + settings.pingInterval
+        return [.subscribed(haVersion: haVersion)]
+    }
+
+    private mutating func result(_ envelope: Envelope, at now: Duration) -> [Action] {
+        guard let id = envelope.id else { return unexpected("a result with an id", "a result without one") }
+        if envelope.success == false {
+            if let subscription = subscriptions[id] {
+                return fail(.commandFailed(url: settings.url, command: subscription.command,
+                                           code: envelope.error?.code ?? "unknown",
+                                           message: envelope.error?.message ?? ""))
+            }
+            if let ping, ping.id == id {
+                return fail(.commandFailed(url: settings.url, command: "ping", code: envelope.error?.code ?? "unknown",
+                                           message: envelope.error?.message ?? ""))
+            }
+            return []
+        }
+        guard unconfirmed.remove(id) != nil else { return [] }
+        if case .subscribing = phase, unconfirmed.isEmpty {
+            return goLive(at: now)
+        }
+        return []
+    }
+
+    private mutating func event(_ envelope: Envelope, text: Data) -> [Action] {
+        guard let id = envelope.id, let subscription = subscriptions[id] else { return [] }
+        switch subscription {
+        case .registry(let registry):
+            let event = try? JSONDecoder().decode(RegistryEnvelope.self, from: text)
+            return [.deliver(.registryUpdated(registry, action: event?.event.data?.action))]
+        case .entities:
+            guard let diff = try? JSONDecoder().decode(EntitiesEnvelope.self, from: text).event else {
+                return unexpected("a subscribe_entities event {\"a\"|\"c\"|\"r\": …}", String(decoding: text, as: UTF8.self))
+            }
+            return apply(diff)
+        }
+    }
+
+    /// Applies one `subscribe_entities` event to ``known``; delivers what changed.
+    private mutating func apply(_ diff: EntitiesDiff) -> [Action] {
+        let tracked = Set(settings.entityIDs)
+        var changes: [String: EntityState?] = [:]
+        func set(_ id: String, _ state: EntityState?) {
+            guard tracked.contains(id) else { return }
+            if known[id] != state || !initialDelivered {
+                changes.updateValue(state, forKey: id)
+            }
+            known[id] = state
+        }
+        for (id, added) in diff.a ?? [:] {
+            set(id, EntityState(state: added.s, unit: added.a?["unit_of_measurement"]?.string,
+                                deviceClass: added.a?["device_class"]?.string))
+        }
+        for (id, change) in diff.c ?? [:] {
+            guard var state = known[id] ?? change.plus?.s.map({ EntityState(state: $0) }) else { continue }
+            if let s = change.plus?.s { state.state = s }
+            if let attributes = change.plus?.a {
+                if let unit = attributes["unit_of_measurement"] { state.unit = unit.string }
+                if let deviceClass = attributes["device_class"] { state.deviceClass = deviceClass.string }
+            }
+            for removed in change.minus?.a ?? [] {
+                if removed == "unit_of_measurement" { state.unit = nil }
+                if removed == "device_class" { state.deviceClass = nil }
+            }
+            set(id, state)
+        }
+        for id in diff.r ?? [] {
+            set(id, nil)
+        }
+        if !initialDelivered {
+            // The first event lists the entities that exist; the others are absent.
+            for id in settings.entityIDs where changes.index(forKey: id) == nil {
+                changes.updateValue(nil, forKey: id)
+            }
+            initialDelivered = true
+        }
+        return changes.isEmpty ? [] : [.deliver(.states(changes))]
+    }
+
+    private mutating func fail(_ error: HomeAssistantWebSocketError) -> [Action] {
+        phase = .failed
+        return [.fail(error)]
+    }
+
+    private mutating func unexpected(_ expected: String, _ found: String) -> [Action] {
+        fail(.unexpectedMessage(url: settings.url, expected: expected, found: Self.excerpt(found, hiding: token)))
+    }
+
+    private var phaseExpectation: String {
+        switch phase {
+        case .awaitingAuthRequired: "auth_required"
+        case .awaitingAuthResult: "auth_ok or auth_invalid"
+        default: "a result, event or pong"
+        }
+    }
+
+    private mutating func takeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    // MARK: Text
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func redacting(_ token: String, in text: String) -> String {
+        token.isEmpty ? text : text.replacing(token, with: "<redacted>")
+    }
+
+    /// At most 120 characters on one line, without the token.
+    static func excerpt(_ text: String, hiding token: String) -> String {
+        let line = String(redacting(token, in: text).map { $0.isNewline ? " " : $0 })
+        if line.isEmpty { return "(empty message)" }
+        return line.count > 120 ? String(line.prefix(120)) + "…" : line
+    }
+
+    /// The top-level elements of a JSON array as texts, or nil when `text` isn't one.
+    static func splitArray(_ text: String) -> [String]? {
+        let bytes = Array(text.utf8)
+        guard let open = bytes.firstIndex(where: { !isSpace($0) }), bytes[open] == UInt8(ascii: "[") else { return nil }
+        var parts: [String] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var start = open + 1
+        for index in (open + 1)..<bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"): depth -= 1
+            case UInt8(ascii: "]") where depth > 0: depth -= 1
+            case UInt8(ascii: ","), UInt8(ascii: "]"):
+                guard depth == 0 else { continue }
+                let part = String(decoding: bytes[start..<index], as: UTF8.self)
+                if !part.allSatisfy({ $0.isWhitespace }) { parts.append(part) }
+                start = index + 1
+                if byte == UInt8(ascii: "]") { return parts }
+            default: break
+            }
+        }
+        return nil
+    }
+
+    // MARK: Wire shapes
+
+    private struct Envelope: Decodable {
+        var type: String
+        var id: Int?
+        var success: Bool?
+        var error: ErrorBody?
+        var ha_version: String?
+        var message: String?
+    }
+
+    private struct ErrorBody: Decodable {
+        var code: String?
+        var message: String?
+    }
+
+    private struct RegistryEnvelope: Decodable {
+        struct Event: Decodable {
+            struct Data: Decodable { var action: String? }
+            var data: Data?
+        }
+        var event: Event
+    }
+
+    private struct EntitiesEnvelope: Decodable {
+        var event: EntitiesDiff
+    }
+
+    /// `{"a": {id: full}, "c": {id: {"+": …, "-": …}}, "r": [id]}` (HA's
+    /// `websocket_api/messages.py`, `_state_diff_event` and `compressed_state_dict_add`).
+    private struct EntitiesDiff: Decodable {
+        struct Full: Decodable {
+            var s: String
+            var a: [String: AttributeValue]?
+        }
+        struct Change: Decodable {
+            struct Additions: Decodable {
+                var s: String?
+                var a: [String: AttributeValue]?
+            }
+            struct Removals: Decodable {
+                var a: [String]?
+            }
+            var plus: Additions?
+            var minus: Removals?
+
+            enum CodingKeys: String, CodingKey {
+                case plus = "+"
+                case minus = "-"
+            }
+        }
+        var a: [String: Full]?
+        var c: [String: Change]?
+        var r: [String]?
+    }
+
+    /// An attribute's value: only strings matter here (unit, device class); anything else is skipped.
+    private enum AttributeValue: Decodable {
+        case string(String)
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .string(text)
+            } else {
+                self = .other
+            }
+        }
+
+        var string: String? {
+            if case .string(let text) = self { return text }
+            return nil
+        }
+    }
+
+    /// Any JSON value, skipped.
+    private struct Ignored: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+}

@@ -1,0 +1,21 @@
+extension HomeAssistantWebSocket {
+    /// What the connection delivers once it is subscribed.
+    public enum Event: Sendable, Equatable {
+        /// New states of tracked entities, to merge into the runner's map of entity id →
+        /// state. The first one after connecting holds every tracked id (nil for an
+        /// entity HA doesn't have), exactly what ``HomeAssistantClient/states(of:)``
+        /// answers; later ones hold only entities whose state, unit or device class
+        /// changed, and nil for one that was removed.
+        case states([String: EntityState?])
+        /// HA fired `entity_registry_updated` or `device_registry_updated`: entities or
+        /// devices were added, removed or changed, so discovery should run again.
+        /// `action` is HA's (`create`, `remove`, `update`), when it sent one.
+        case registryUpdated(Registry, action: String?)
+    }
+
+    /// Which of HA's registries changed.
+    public enum Registry: String, Sendable, Equatable, CaseIterable {
+        case entity = "entity_registry_updated"
+        case device = "device_registry_updated"
+    }
+}
