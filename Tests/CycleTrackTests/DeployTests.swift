@@ -1,23 +1,22 @@
 import Foundation
+import CycleCore
 import Testing
 @testable import CycleTrack
 
-/// Checks of the files under Deploy/: the systemd unit (with `systemd-analyze verify`
-/// where it exists) and the Home Assistant add-on's options, which must be exactly
-/// cycletrack's configuration keys because the add-on's options.json IS the config.
+/// Checks of the deployment files: the systemd unit (with `systemd-analyze verify`
+/// where it exists), the add-on repository (`repository.yaml` and the add-on in
+/// `cycletrack/`) and the add-on's options, which must be exactly cycletrack's
+/// configuration keys because the add-on's options.json IS the config. The images
+/// themselves are built and run by scripts/test-deploy.sh.
 
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // CycleTrackTests
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()
 private let unitFile = repositoryRoot.appendingPathComponent("Deploy/systemd/cycletrack.service")
-private let addOnConfigFile = repositoryRoot.appendingPathComponent("Deploy/homeassistant-addon/config.yaml")
+private let addOnDirectory = repositoryRoot.appendingPathComponent("cycletrack")
+private let addOnConfigFile = addOnDirectory.appendingPathComponent("config.yaml")
 
-/// The top-level and per-appliance keys of INTERFACES.md's configuration example,
-/// less `home_assistant` (inside the add-on the url and token come from the
-/// Supervisor). Appliance keys are written `appliances[].<key>`.
-/// The integrator must replace this list with the config loader's own key list, so
-/// that the add-on's options can't drift from what the loader accepts.
 /// The keys the add-on must offer: the config loader's own top-level and per-appliance
 /// keys (nested ones are checked by name below), less `home_assistant`, which the add-on
 /// sets itself (`http://supervisor/core` with `$SUPERVISOR_TOKEN`).
@@ -25,16 +24,17 @@ let expectedConfigKeys: Set<String> = ConfigurationLoader.knownKeys.filter { key
     let parts = key.split(separator: ".")
     return key != "home_assistant" && (parts.count == 1 || (parts.count == 2 && parts[0] == "appliances[]"))
 }
-// Per-appliance `texts` is left out of the add-on on purpose: the Supervisor refuses an
-// appliance that omits a nested group, so every appliance would need `texts: {}`. The
-// add-on's global `texts` covers a household's language (DOCS.md says so).
-.subtracting(["appliances[].texts"])
+// Nested groups are left out of an appliance on purpose: the Supervisor refuses an
+// appliance that omits a nested group, so every entry would have to carry them. The
+// add-on's global `texts` covers a household's language (DOCS.md says so), and the
+// entities go in the flat `<role>_entity` keys, which the loader also accepts.
+.subtracting(["appliances[].texts", "appliances[].entities"])
 
 // MARK: A tiny reader for the YAML subset the Deploy files use
 
 /// Block mappings (`key: value`, `key:` + an indented block), block lists (`- item`,
 /// `- key: value` starting a mapping), flow `[]`, `{}` and `[a, b]`, quoted or plain
-/// scalars, whole-line and ` #` comments. Enough for Deploy/homeassistant-addon/config.yaml;
+/// scalars, whole-line and ` #` comments. Enough for cycletrack/config.yaml and translations/en.yaml;
 /// anything else is an error rather than a guess.
 indirect enum MiniYAML: Equatable {
     case scalar(String)
@@ -225,11 +225,8 @@ struct DeployTests {
         // Every top-level option has a default, so the Supervisor never finds a group missing.
         #expect(try #require(config["options"]).keys == schema.keys)
         let appliance = try #require(schema["appliances"]?.items.first)
-        #expect(appliance["entities"]?.keys == [
-            "operation_state", "progress", "finish_time", "program", "door", "temperature", "power", "energy",
-        ])
-        #expect(appliance["entities"]?["operation_state"] == .scalar("str"), "operation_state is required")
-        #expect(appliance["progress_steps"]?.keys == ["step", "fine_from", "fine_step", "at"])
+        #expect(Set(appliance.keys.filter { $0.hasSuffix("_entity") }) == Set(Role.allCases.map { "\($0.rawValue)_entity" }))
+        #expect(appliance["progress_steps"] == .list([.scalar("int(1,99)?")]), "a list of percentages")
         #expect(schema["texts"]?.keys == [
             "started", "started_program", "paused", "action_required", "running", "percent_complete",
             "finished", "aborted", "failed", "lost", "done_in", "done_in_no_program", "hours", "minutes",
@@ -252,18 +249,131 @@ struct DeployTests {
         ])
     }
 
-    @Test("The add-on's metadata: slug, version, arches, HA API access")
+    @Test("An appliance entry needs only its id: every other key is optional, and nothing is nested")
+    func applianceEntryNeedsOnlyID() throws {
+        let appliance = try #require(try addOnConfig()["schema"]?["appliances"]?.items.first)
+        for key in appliance.keys.sorted() where key != "id" {
+            let type: MiniYAML? = if case .list(let items)? = appliance[key] { items.first } else { appliance[key] }
+            // The Supervisor's rule: a key left out must have a type ending in "?" (for a
+            // list, its element's); a nested mapping left out is always refused.
+            guard case .scalar(let text)? = type else {
+                Issue.record("appliances[].\(key) is a nested group: the Supervisor would require it")
+                continue
+            }
+            #expect(text.hasSuffix("?"), "appliances[].\(key) is required (\(text))")
+        }
+        #expect(appliance["id"] == .scalar("match(^[A-Za-z0-9_-]{1,50}$)"))
+
+        // What such entries mean to the config loader: the flat entity keys and the list of
+        // steps are the add-on's forms of `entities` and `progress_steps: {"at": [...]}`.
+        let config = try ConfigurationLoader.parse(Data("""
+            {"appliances": [{"id": "150c00853127708316a0fe06c9370d8b", "notify_progress": true},
+                            {"id": "dishwasher", "operation_state_entity": "sensor.dishwasher_operation_state",
+                             "door_entity": "sensor.dishwasher_door", "progress_steps": [25, 50, 75]},
+                            {"id": "washer", "progress_steps": []}]}
+            """.utf8), file: "options.json")
+        #expect(config.appliances.map(\.settings.id) == ["150c00853127708316a0fe06c9370d8b", "dishwasher", "washer"])
+        #expect(config.appliances[0].entities.isEmpty && config.appliances[0].settings.notifyProgress)
+        #expect(config.appliances[1].entities == [.operationState: "sensor.dishwasher_operation_state",
+                                                  .door: "sensor.dishwasher_door"])
+        #expect(config.appliances[1].settings.steps == .at([25, 50, 75]))
+        #expect(config.appliances[2].settings.steps == ProgressSteps.default, "an empty list keeps the default steps")
+        #expect(throws: CommandError.self) {
+            try ConfigurationLoader.parse(
+                Data(#"{"appliances": [{"id": "a", "entities": {"door": "sensor.a"}, "door_entity": "sensor.b"}]}"#.utf8),
+                file: "options.json")
+        }
+    }
+
+    @Test("The add-on's metadata: slug, version (the code's), arches, prebuilt images, HA API access")
     func addOnMetadata() throws {
         let config = try addOnConfig()
         #expect(config["slug"] == .scalar("cycletrack"))
-        #expect(config["version"] == .scalar("0.1.0"))
-        #expect(config["arch"] == .list([.scalar("amd64"), .scalar("aarch64")]))
+        #expect(config["version"] == .scalar(CycletrackVersion.current), "config.yaml's version is the code's")
+        #expect(config["arch"] == .list([.scalar("aarch64"), .scalar("amd64")]))
+        #expect(config["image"] == .scalar("ghcr.io/cycletrack/cycletrack-addon-{arch}"))
+        #expect(config["url"] == .scalar("https://github.com/cycletrack/cycletrack"))
         #expect(config["homeassistant_api"] == .scalar("true"))
         #expect(config["init"] == .scalar("false"))
-        let changelog = try String(
-            contentsOf: repositoryRoot.appendingPathComponent("Deploy/homeassistant-addon/CHANGELOG.md"), encoding: .utf8)
-        #expect(changelog.contains("## 0.1.0"), "the changelog names the add-on's version")
+        let changelog = try String(contentsOf: addOnDirectory.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        #expect(changelog.contains("## \(CycletrackVersion.current)"), "the changelog names the add-on's version")
+
+        let build = try MiniYAML.parse(String(contentsOf: addOnDirectory.appendingPathComponent("build.yaml"), encoding: .utf8))
+        #expect(build["build_from"]?.keys == ["aarch64", "amd64"])
+        let dockerfile = try String(contentsOf: addOnDirectory.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        #expect(dockerfile.contains("ARG BUILD_FROM\n") && dockerfile.contains("FROM ${BUILD_FROM}\n"))
+
+        let repository = try MiniYAML.parse(String(contentsOf: repositoryRoot.appendingPathComponent("repository.yaml"),
+                                                   encoding: .utf8))
+        #expect(repository["name"] != nil && repository["maintainer"] != nil)
+        #expect(repository["url"] == config["url"])
+        #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("LICENSE").path))
+        for file in ["DOCS.md", "README.md", "apparmor.txt", "run.sh"] {
+            #expect(FileManager.default.fileExists(atPath: addOnDirectory.appendingPathComponent(file).path), "\(file)")
+        }
     }
+
+    @Test("The add-on's icon and logo are PNGs of the sizes the store shows")
+    func addOnImages() throws {
+        for (file, width, height) in [("icon.png", 256, 256), ("logo.png", 250, 100)] {
+            let bytes = [UInt8](try Data(contentsOf: addOnDirectory.appendingPathComponent(file)))
+            #expect(bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(file) is a PNG")
+            guard bytes.count > 24 else {
+                Issue.record("\(file) is too short")
+                continue
+            }
+            let readWidth = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+            let readHeight = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(readWidth == width && readHeight == height, "\(file) is \(readWidth)x\(readHeight)")
+        }
+    }
+
+    @Test("Every option has a name and a description in translations/en.yaml")
+    func addOnTranslations() throws {
+        let translations = try MiniYAML.parse(String(
+            contentsOf: addOnDirectory.appendingPathComponent("translations/en.yaml"), encoding: .utf8))
+        let configuration = try #require(translations["configuration"])
+        let schema = try #require(try addOnConfig()["schema"])
+        func check(_ schema: MiniYAML, _ names: MiniYAML?, _ path: String) {
+            for key in schema.keys.sorted() {
+                let entry = names?[key]
+                let name = entry?["name"]?.flatText ?? ""
+                let description = entry?["description"]?.flatText ?? ""
+                #expect(!name.isEmpty && !description.isEmpty, "\(path)\(key) has no name or description")
+                let nested: MiniYAML? = if case .list(let items)? = schema[key] { items.first } else { schema[key] }
+                if let nested, case .map(let map) = nested, !map.isEmpty {
+                    check(nested, entry?["fields"], "\(path)\(key).")
+                }
+            }
+        }
+        check(schema, configuration, "")
+        #expect(configuration.keys == schema.keys, "no translations for options that don't exist")
+    }
+
+    @Test("cycletrack --version prints the version config.yaml carries")
+    func versionCommand() throws {
+        #expect(try addOnConfig()["version"] == .scalar(CycletrackVersion.current))
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while ["Contents", "MacOS"].contains(directory.lastPathComponent) || directory.lastPathComponent.hasSuffix(".xctest") {
+            directory = directory.deletingLastPathComponent()
+        }
+        let binary = directory.appendingPathComponent("cycletrack")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path),
+                     "no cycletrack binary beside the tests at \(binary.path): run swift build --build-tests")
+        for argument in ["--version", "version"] {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [argument]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(said == "cycletrack \(CycletrackVersion.current)\n")
+        }
+    }
+
 
     @Test("The systemd unit keeps its hardening and its credential wiring")
     func unitDirectives() throws {
@@ -318,10 +428,10 @@ struct DeployTests {
         #expect(said.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "systemd-analyze verify: \(said)")
     }
 
-    @Test("The add-on's start script and packager are valid shell")
+    @Test("The add-on's start script and the deploy and release scripts are valid shell")
     func scriptsParse() throws {
-        for (shell, script) in [("/bin/sh", "Deploy/homeassistant-addon/run.sh"),
-                                ("/bin/bash", "Deploy/homeassistant-addon/package.sh")] {
+        for (shell, script) in [("/bin/sh", "cycletrack/run.sh"), ("/bin/bash", "scripts/test-deploy.sh"),
+                                ("/bin/bash", "scripts/release.sh")] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: shell)
             process.arguments = ["-n", repositoryRoot.appendingPathComponent(script).path]
@@ -329,8 +439,7 @@ struct DeployTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "\(shell) -n \(script)")
         }
-        let run = try String(contentsOf: repositoryRoot.appendingPathComponent("Deploy/homeassistant-addon/run.sh"),
-                             encoding: .utf8)
+        let run = try String(contentsOf: addOnDirectory.appendingPathComponent("run.sh"), encoding: .utf8)
         #expect(run.contains("run --config \"$CONFIG\""))
         #expect(run.contains("SUPERVISOR_TOKEN"))
     }

@@ -10,7 +10,11 @@ public enum ConfigurationLoader {
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
         "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
         "lost_after_minutes",
-    ]
+    ] + flatEntityKeys
+    /// `operation_state_entity`, `progress_entity`, ...: an entity per role written flat in
+    /// the appliance, the form the add-on's options use (the Supervisor requires every
+    /// nested group an entry leaves out, so the add-on offers no `entities` group).
+    static let flatEntityKeys = Role.allCases.map { "\($0.rawValue)_entity" }
     static let textKeys = [
         "started", "started_program", "paused", "action_required", "running", "percent_complete", "finished",
         "aborted", "failed", "lost", "done_in", "done_in_no_program", "hours", "minutes",
@@ -124,7 +128,13 @@ public enum ConfigurationLoader {
         settings.notifyStart = try object.bool("notify_start") ?? settings.notifyStart
         settings.notifyProgress = try object.bool("notify_progress") ?? settings.notifyProgress
         settings.notifyEnd = try object.bool("notify_end") ?? settings.notifyEnd
-        if let steps = object.tree("progress_steps") {
+        if case .array(let percentages)? = object.tree("progress_steps") {
+            // A list is short for {"at": [...]}; an empty one (the add-on's unset list) keeps the default.
+            if !percentages.isEmpty {
+                settings.steps = try readSteps(.object(["at": .array(percentages)]), file: object.file,
+                                               path: object.keyPath("progress_steps"))
+            }
+        } else if let steps = object.tree("progress_steps") {
             settings.steps = try readSteps(steps, file: object.file, path: object.keyPath("progress_steps"))
         }
         settings.cyclePushLimit = try object.int("cycle_push_limit", in: 3...1000) ?? settings.cyclePushLimit
@@ -156,6 +166,17 @@ public enum ConfigurationLoader {
                 }
                 entities[role] = entity
             }
+        }
+        for role in Role.allCases {
+            let key = "\(role.rawValue)_entity"
+            guard let entity = try object.string(key) else { continue }
+            guard entities[role] == nil, !unmapped.contains(role) else {
+                throw object.invalid(key, "names the same role as 'entities.\(role.rawValue)'; give one of them")
+            }
+            guard isValidEntityID(entity) else {
+                throw object.invalid(key, "expects an entity id like \"sensor.dishwasher_operation_state\", found \"\(entity)\"")
+            }
+            entities[role] = entity
         }
         return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"))
     }
