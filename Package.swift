@@ -32,21 +32,42 @@ let package = Package(
                 .embedInCode("0002_superseded_pushes.sql"),
             ]
         ),
-        // The world: HA client, SQLite store, configuration, discovery, runner.
+        // The history in SQLite: connection, migrator, records, queries.
         .target(
-            name: "CycleTrack",
-            dependencies: ["CycleCore", "CSQLite", "CCurl", "Migrations"]
+            name: "CycleHistory",
+            dependencies: ["CycleCore", "CSQLite", "Migrations"]
+        ),
+        // Home Assistant over libcurl: HTTP, the REST client, templates, discovery, the WebSocket.
+        .target(
+            name: "HomeAssistantAPI",
+            dependencies: ["CycleCore", "CCurl"]
+        ),
+        // The service: configuration, the runner, the push sender, the recorder.
+        .target(
+            name: "CycleService",
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI"]
+        ),
+        // The command line: one type per command, help texts, exit codes, the demo.
+        .target(
+            name: "CycleCommands",
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
         .target(name: "HTTPStandIn"),
-        .executableTarget(name: "cycletrack", dependencies: ["CycleTrack"]),
-        .executableTarget(name: "cycletrack-bench", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
+        .executableTarget(name: "cycletrack", dependencies: ["CycleCommands"]),
+        .executableTarget(
+            name: "cycletrack-bench",
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
+        ),
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
-        .testTarget(name: "CycleTrackTests", dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"]),
+        .testTarget(
+            name: "CycleTrackTests",
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
+        ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CycleTrack", "CycleCore", "HTTPStandIn"],
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"],
             // A Home Assistant configuration and custom components, copied for each test.
             exclude: ["Fixtures"]
         ),

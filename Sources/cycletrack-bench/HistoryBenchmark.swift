@@ -1,4 +1,7 @@
-import CycleTrack
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCommands
 import FoundationEssentials
 
 /// Phase 4, second half: `cycletrack query` and `stats` on the generated database,

@@ -1,5 +1,8 @@
 import CycleCore
-import CycleTrack
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCommands
 import FoundationEssentials
 
 /// Phase 4, first half: a history database of `cycles` cycles of the household's ten

@@ -1,4 +1,5 @@
-import CycleTrack
+import CycleCommands
+import CycleService
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

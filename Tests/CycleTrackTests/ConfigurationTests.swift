@@ -1,10 +1,13 @@
 import CycleCore
 import FoundationEssentials
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 @Suite struct ConfigurationTests {
-    private func parse(_ json: String) throws(CommandError) -> Configuration {
+    private func parse(_ json: String) throws(ConfigurationError) -> Configuration {
         try ConfigurationLoader.parse(Data(json.utf8), file: "test.json")
     }
 
@@ -88,14 +91,14 @@ import Testing
 
     @Test(arguments: errors)
     func badInputNamesTheFileTheKeyAndWhatWasExpected(json: String, message: String) {
-        let error = #expect(throws: CommandError.self) { try parse(json) }
-        #expect(error?.code == .config)
+        let error = #expect(throws: ConfigurationError.self) { try parse(json) }
+        #expect(error.map(CommandError.init)?.code == .config)
         #expect(error?.message == message)
     }
 
     @Test func malformedJSONIsAConfigError() {
-        let error = #expect(throws: CommandError.self) { try parse(#"{"poll": {"active_seconds": 10,}"#) }
-        #expect(error?.code == .config)
+        let error = #expect(throws: ConfigurationError.self) { try parse(#"{"poll": {"active_seconds": 10,}"#) }
+        #expect(error.map(CommandError.init)?.code == .config)
         #expect(error?.message.hasPrefix("test.json: not valid JSON") == true)
     }
 
@@ -105,10 +108,10 @@ import Testing
         let fromEnvironment = directory.file("env.json", contents: #"{"discover": true}"#)
         #expect(try ConfigurationLoader.locate(explicit: explicit, environment: ["CYCLETRACK_CONFIG": fromEnvironment]) == explicit)
         #expect(try ConfigurationLoader.locate(explicit: nil, environment: ["CYCLETRACK_CONFIG": fromEnvironment]) == fromEnvironment)
-        let missing = #expect(throws: CommandError.self) {
+        let missing = #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader.locate(explicit: directory.directory + "/nope.json", environment: [:])
         }
-        #expect(missing?.code == .noInput)
+        #expect(missing.map(CommandError.init)?.code == .noInput)
         #expect(missing?.message.contains("nope.json does not exist") == true)
     }
 
@@ -127,10 +130,10 @@ import Testing
         let supervisor = try HomeAssistantAccess.resolve(try parse("{}"), environment: ["SUPERVISOR_TOKEN": "t2"])
         #expect(supervisor.url == "http://supervisor/core")
         #expect(supervisor.tokenSource == "$SUPERVISOR_TOKEN")
-        let none = #expect(throws: CommandError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
-        #expect(none?.code == .config)
+        let none = #expect(throws: ConfigurationError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
+        #expect(none.map(CommandError.init)?.code == .config)
         config.tokenFile = directory.directory + "/missing-token"
-        let unreadable = #expect(throws: CommandError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
+        let unreadable = #expect(throws: ConfigurationError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
         #expect(unreadable?.message.contains("missing-token, which cannot be read") == true)
     }
 

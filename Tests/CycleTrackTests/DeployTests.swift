@@ -1,7 +1,10 @@
 import Foundation
 import CycleCore
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 /// Checks of the deployment files: the systemd unit (with `systemd-analyze verify`
 /// where it exists), the add-on repository (`repository.yaml` and the add-on in
@@ -278,7 +281,7 @@ struct DeployTests {
                                                   .door: "sensor.dishwasher_door"])
         #expect(config.appliances[1].settings.steps == .at([25, 50, 75]))
         #expect(config.appliances[2].settings.steps == ProgressSteps.default, "an empty list keeps the default steps")
-        #expect(throws: CommandError.self) {
+        #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader.parse(
                 Data(#"{"appliances": [{"id": "a", "entities": {"door": "sensor.a"}, "door_entity": "sensor.b"}]}"#.utf8),
                 file: "options.json")

@@ -1,5 +1,8 @@
 import CycleCore
-import CycleTrack
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCommands
 import Testing
 
 private let operationOptions = #"["inactive", "ready", "delayedstart", "run", "pause", "actionrequired", "finished", "error", "aborting"]"#

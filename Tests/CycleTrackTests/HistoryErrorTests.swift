@@ -1,7 +1,10 @@
 import FoundationEssentials
 import Foundation
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 @Suite struct HistoryErrorTests {
     private func run(_ command: String, _ words: [String]) throws(CommandError) -> String {

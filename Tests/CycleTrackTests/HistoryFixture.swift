@@ -1,7 +1,10 @@
 import CycleCore
 import FoundationEssentials
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 /// A small history with known answers, in a temporary directory. Local time is
 /// UTC+1 throughout; t(0) is 2026-11-02 08:00Z, 09:00 local, a Monday of ISO week 45.

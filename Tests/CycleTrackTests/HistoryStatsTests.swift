@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 @Suite struct HistoryStatsTests {
     // By hand, for the dishwasher (cycles 1, 3, 4): 3 cycles, 2 finished; ended

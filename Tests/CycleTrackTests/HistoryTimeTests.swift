@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 @Suite struct HistoryTimeTests {
     private static let now = t(0)  // 2026-11-02T08:00:00Z

@@ -2,7 +2,10 @@ import FoundationEssentials
 import Foundation
 import Migrations
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 @Suite struct MigrationTests {
     /// The repository's root, found from this file.

@@ -3,7 +3,10 @@ import Foundation
 import HTTPStandIn
 import Synchronization
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,10 @@ import CycleCore
 import FoundationEssentials
 import HTTPStandIn
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 /// The runner against a stand-in Home Assistant over real HTTP on loopback, with a real
 /// SQLite file, in virtual time.

@@ -1,7 +1,10 @@
 import CycleCore
 import Foundation
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,10 @@
 import FoundationEssentials
 import Foundation
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 /// A temporary directory for one test's database files, removed when released.
 final class StoreFixture {

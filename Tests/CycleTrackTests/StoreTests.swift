@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Testing
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 
 @Suite struct StoreTests {
     @Test func applianceUpsertKeepsFirstSeenAndLatestName() throws {

@@ -1,4 +1,7 @@
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 import Testing
 
 /// The pure parts of the WebSocket client: SHA-1, the handshake, frames in and out,

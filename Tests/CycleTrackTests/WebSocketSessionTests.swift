@@ -1,4 +1,7 @@
-@testable import CycleTrack
+@testable import CycleHistory
+@testable import HomeAssistantAPI
+@testable import CycleService
+@testable import CycleCommands
 import Testing
 
 /// ``HomeAssistantSession``, the HA protocol as a value: messages and time in, actions out.

@@ -1,4 +1,7 @@
-import CycleTrack
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCommands
 import Foundation
 import Testing
 

@@ -1,5 +1,8 @@
 import CycleCore
-import CycleTrack
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCommands
 import Foundation
 import Testing
 

@@ -1,0 +1,112 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+
+/// `cycletrack check`: is everything in place to run? Prints one row per item and the
+/// appliances it would track; exit 0 only when all is well (69 when HA can't be reached).
+struct CheckCommand {
+    var configPath: String?
+    let environment: [String: String]
+
+    init(arguments: [String], environment: [String: String]) throws(CommandError) {
+        let parsed = try Arguments(arguments, valued: ["config"])
+        guard parsed.positionals.isEmpty else { throw .usage("check takes no arguments, got '\(parsed.positionals[0])'") }
+        configPath = parsed.value("config")
+        self.environment = environment
+    }
+
+    private struct Report {
+        var table = TextTable([("check", .left), ("result", .left), ("detail", .left)])
+        var failed = false
+
+        mutating func add(_ item: String, ok: Bool, _ detail: String) {
+            table.rows.append([item, ok ? "ok" : "FAIL", detail])
+            if !ok { failed = true }
+        }
+    }
+
+    func run() async throws(CommandError) -> Int32 {
+        var report = Report()
+        let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
+        report.add("config", ok: true, config.source == "defaults" ? "no file found: defaults" : "\(config.source) is valid")
+        let access = try configured { () throws(ConfigurationError) in try HomeAssistantAccess.resolve(config, environment: environment) }
+        report.add("token", ok: true, "from \(access.tokenSource)")
+        let client = HomeAssistantClient(baseURL: access.url, token: access.token,
+                                         http: HTTPClient(configuration: .init(connectTimeout: 5, totalTimeout: 15, caFile: config.caFile)))
+        do {
+            let ha = try await client.config()
+            report.add("home assistant", ok: true, "\(access.url) answers, version \(ha.version)")
+        } catch {
+            let unreachable: Bool = if case .unreachable = error { true } else { false }
+            report.add("home assistant", ok: false, error.description)
+            print(report.table.text, terminator: "")
+            return unreachable ? ExitCode.unavailable.rawValue : ExitCode.failure.rawValue
+        }
+        do {
+            let present = try await client.hasService(domain: "supernotify", service: "notify")
+            report.add("supernotify.notify", ok: present,
+                       present ? "the action exists" : "not found: install Supernotify 2.3+ and set up a mobile_push delivery")
+        } catch {
+            report.add("supernotify.notify", ok: false, error.description)
+        }
+        var discovered: [DiscoveredDevice]?
+        var discoveryError: HomeAssistantError?
+        if config.discover {
+            do {
+                let found = try await client.discoverDevices()
+                discovered = found.devices
+                let names = found.devices.map { "\($0.name) (\($0.applianceID))" }
+                report.add("discovery", ok: true, found.devices.isEmpty ? "no Home Connect device found"
+                           : "found \(names.joined(separator: ", "))")
+                for skipped in found.skipped {
+                    report.add("  skipped \(skipped.name)", ok: true, skipped.reason)
+                }
+            } catch {
+                discoveryError = error
+                report.add("discovery", ok: false, error.description)
+            }
+        }
+        let appliances: [TrackedAppliance]
+        do throws(CommandError) {
+            appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: discovered ?? (config.discover ? [] : nil)) }
+        } catch {
+            report.add("appliances", ok: false, error.message)
+            print(report.table.text, terminator: "")
+            return ExitCode.failure.rawValue
+        }
+        let entities = appliances.flatMap { Array($0.entities.values) }
+        var states: [String: EntityState?] = [:]
+        do {
+            states = try await client.states(of: entities)
+        } catch {
+            report.add("entities", ok: false, error.description)
+        }
+        for appliance in appliances {
+            for role in appliance.entities.keys.sorted() {
+                guard let entity = appliance.entities[role] else { continue }
+                let found = states[entity] ?? nil
+                report.add("  \(appliance.id).\(role.rawValue)", ok: found != nil,
+                           found.map { "\(entity) = \($0.state)" } ?? "\(entity) does not exist in Home Assistant")
+            }
+        }
+        if appliances.isEmpty {
+            let why = switch (config.discover, discoveryError) {
+            case (false, _): "nothing to track: configure 'appliances' or turn on 'discover'"
+            case (true, .unauthorized?): "nothing to track: discovery was refused (the token); fix the token, or configure 'appliances'"
+            case (true, _?): "nothing to track: discovery failed (above); configure 'appliances' or fix what discovery reported"
+            case (true, nil): "nothing to track: discovery found no Home Connect device; configure 'appliances'"
+            }
+            report.add("appliances", ok: false, why)
+        }
+        print(report.table.text, terminator: "")
+        print("")
+        var tracked = TextTable([("appliance", .left), ("name", .left), ("from", .left), ("operation state", .left)])
+        for appliance in appliances {
+            tracked.rows.append([appliance.id, appliance.settings.name, appliance.origin, appliance.entities[.operationState] ?? "-"])
+        }
+        print(tracked.text, terminator: "")
+        return report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue
+    }
+}

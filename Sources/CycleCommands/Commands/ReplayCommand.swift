@@ -1,0 +1,125 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cycletrack replay`: a recorded trace through the same `ApplianceTracker` that `run`
+/// uses, with no HA and no clock; prints every call `run` would have made.
+struct ReplayCommand {
+    var configPath: String?
+    var applianceID: String?
+    var tracePath: String?
+    var format: String
+    var stepsOverride: ProgressSteps?
+    var cyclePushLimit: Int?
+    var cycleID: Int64?
+    var databasePath: String?
+    var recordPath: String?
+    let environment: [String: String]
+
+    init(arguments: [String], environment: [String: String]) throws(CommandError) {
+        let parsed = try Arguments(arguments, valued: ["config", "appliance", "format", "steps", "cycle-push-limit", "cycle", "db", "record"])
+        self.environment = environment
+        configPath = parsed.value("config")
+        applianceID = parsed.value("appliance")
+        format = try parsed.choice("format", ["jsonl", "table"], default: "jsonl")
+        if let steps = parsed.value("steps") {
+            stepsOverride = try configured { () throws(ConfigurationError) in try ConfigurationLoader.parseSteps(steps, origin: "--steps") }
+        }
+        cyclePushLimit = try parsed.int("cycle-push-limit", in: 3...1000)
+        if let cycle = parsed.value("cycle") {
+            guard let id = Int64(cycle), id > 0 else { throw .usage("--cycle expects a cycle id from 'cycletrack query', got '\(cycle)'") }
+            cycleID = id
+            guard parsed.value("db") != nil || environment["CYCLETRACK_DB"] != nil else {
+                throw .usage("--cycle needs --db FILE (the database the cycle is in)")
+            }
+        }
+        databasePath = parsed.value("db") ?? environment["CYCLETRACK_DB"]
+        recordPath = parsed.value("record")
+        guard parsed.positionals.count <= 1 else {
+            throw .usage("replay takes one trace file, got \(parsed.positionals.count): \(parsed.positionals.joined(separator: " "))")
+        }
+        tracePath = parsed.positionals.first
+        if cycleID != nil, tracePath != nil { throw .usage("give either a trace file or --cycle ID, not both") }
+    }
+
+    func run() throws(CommandError) -> Int32 {
+        let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
+        let observations: [Observation]
+        var warnings: [String] = []
+        let id: String
+        if let cycleID {
+            let stored = try StoredCycleTrace.load(cycleID: cycleID, databasePath: databasePath ?? "cycletrack.sqlite")
+            id = applianceID ?? stored.applianceID
+            observations = stored.observations
+        } else {
+            guard let applianceID else { throw .usage("replay needs --appliance ID (the appliance's settings come from the config)") }
+            id = applianceID
+            (observations, warnings) = try readTrace()
+        }
+        var settings = try settingsFor(id, in: config)
+        if let stepsOverride { settings.steps = stepsOverride }
+        if let cyclePushLimit { settings.cyclePushLimit = cyclePushLimit }
+
+        var recording: (recorder: CycleRecorder, error: CommandError?)?
+        if let recordPath {
+            do {
+                recording = (CycleRecorder(store: try HistoryStore(path: recordPath), source: .replay), nil)
+            } catch {
+                throw .config("cannot record into \(recordPath): \(error)")
+            }
+        }
+        let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit) { steps, household in
+            guard let current = recording, current.error == nil else { return }
+            do {
+                _ = try current.recorder.record(steps, into: &household, status: .notSent)
+            } catch {
+                recording?.error = .config("cannot record into \(recordPath ?? ""): \(error)")
+            }
+        }
+        if let error = recording?.error { throw error }
+        var shown = result
+        shown.warnings = warnings + result.warnings
+        if format == "jsonl" {
+            for call in result.calls { print(CallLine.jsonl(call)) }
+        } else {
+            print(ReplayTable.render(result.calls), terminator: "")
+        }
+        StandardError.write(ReplaySummary.render(shown, settings: settings))
+        return ExitCode.ok.rawValue
+    }
+
+    private func settingsFor(_ id: String, in config: Configuration) throws(CommandError) -> ApplianceSettings {
+        if let configured = config.appliance(id) { return configured.settings }
+        guard config.appliances.isEmpty else {
+            let ids = config.appliances.map(\.settings.id).joined(separator: ", ")
+            throw .config("\(config.source): no appliance '\(id)'; configured appliances: \(ids)")
+        }
+        guard ConfigurationLoader.isValidID(id) else {
+            throw .usage("--appliance expects 1 to 50 of [A-Za-z0-9_-], got '\(id)'")
+        }
+        return config.defaultSettings(id: id)
+    }
+
+    private func readTrace() throws(CommandError) -> (observations: [Observation], warnings: [String]) {
+        let name = tracePath ?? "-"
+        var text = ""
+        if name == "-" {
+            while let line = readLine(strippingNewline: false) { text += line }
+        } else {
+            guard FileManager.default.fileExists(atPath: name) else { throw CommandError(.noInput, "trace file \(name) does not exist") }
+            guard let contents = FileManager.default.contents(atPath: name) else { throw CommandError(.noInput, "trace file \(name) cannot be read") }
+            text = String(decoding: contents, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { (number: $0.offset + 1, text: String($0.element)) }
+        do throws(TraceError) {
+            return try Replay.observations(lines: lines)
+        } catch {
+            throw .config("\(name == "-" ? "stdin" : name): line \(error.line): \(error.message)")
+        }
+    }
+}

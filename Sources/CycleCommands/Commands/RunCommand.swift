@@ -1,0 +1,84 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+
+/// `cycletrack run`: the service. Runs until SIGTERM or SIGINT, then lets the call in
+/// flight finish, commits, and exits 0.
+struct RunCommand {
+    var configPath: String?
+    var databasePath: String?
+    let environment: [String: String]
+
+    init(arguments: [String], environment: [String: String]) throws(CommandError) {
+        let parsed = try Arguments(arguments, valued: ["config", "db"])
+        guard parsed.positionals.isEmpty else { throw .usage("run takes no arguments, got '\(parsed.positionals[0])'") }
+        configPath = parsed.value("config")
+        databasePath = parsed.value("db")
+        self.environment = environment
+    }
+
+    func run() async throws(CommandError) -> Int32 {
+        // Before anything else, so that no thread is started with the signals unblocked.
+        let signals = ShutdownSignals()
+        let log = Log.fromEnvironment(environment)
+        let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
+        let access = try configured { () throws(ConfigurationError) in try HomeAssistantAccess.resolve(config, environment: environment) }
+        let database = databasePath ?? environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
+        let lock: DatabaseLock
+        do { lock = try DatabaseLock(database: database) } catch { throw .config(error.description) }
+        let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: access.url, token: access.token, http: HTTPClient(configuration: .init(caFile: config.caFile))))
+        log.info("starting", ["config": config.source, "ha": access.description, "database": database,
+                              "discover": String(config.discover)])
+
+        var appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: nil, skipUnmapped: config.discover) }
+        var discovery: HomeAssistantGateway.DiscoveryOutcome?
+        if config.discover {
+            discovery = await gateway.discover(config, log: log)
+            if let found = discovery?.appliances { appliances = found }
+        }
+        for appliance in appliances {
+            let roles = appliance.entities.keys.sorted().map { "\($0.rawValue)=\(appliance.entities[$0] ?? "")" }
+            log.info("tracking", ["appliance": appliance.id, "name": appliance.settings.name, "origin": appliance.origin,
+                                  "entities": roles.joined(separator: ",")])
+        }
+        if appliances.isEmpty {
+            let hint = switch discovery {
+            case nil: "configure 'appliances' or turn on 'discover'"
+            case .found: "discovery found no Home Connect device yet; it will look again"
+            case .failed(.unauthorized): "Home Assistant refused the token (see ha_token_refused); discovery tries again later"
+            case .failed, .conflict: "discovery could not run yet (see discovery_failed); it tries again soon"
+            }
+            log.warning("no_appliances", ["hint": hint])
+        }
+        var options = Runner.Options(activePollSeconds: config.pollActiveSeconds, idlePollSeconds: config.pollIdleSeconds,
+                                     dailyPushLimit: config.dailyPushLimit, rediscoverSeconds: config.discover ? 600 : nil)
+        if config.discover, discovery?.appliances == nil { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
+        options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
+        var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
+        if config.discover {
+            rediscover = { await gateway.discover(config, log: log).appliances }
+        }
+        let runner: Runner
+        do {
+            runner = try Runner(appliances: appliances, databasePath: database, sourceName: .run, options: options,
+                                source: gateway, sink: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
+        } catch {
+            throw .config(error.description)
+        }
+        let service = Task { await runner.run() }
+        let watcher = Task {
+            for await number in signals.received {
+                log.info("signal", ["signal": number == 15 ? "SIGTERM" : number == 2 ? "SIGINT" : String(number),
+                                    "action": "finishing the call in flight, then exiting"])
+                service.cancel()
+                break
+            }
+        }
+        await service.value
+        watcher.cancel()
+        withExtendedLifetime(lock) {}
+        return ExitCode.ok.rawValue
+    }
+}

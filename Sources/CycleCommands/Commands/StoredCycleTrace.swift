@@ -1,0 +1,33 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+
+/// A cycle read back from the database as observations, for `replay --cycle ID`.
+struct StoredCycleTrace {
+    var applianceID: String
+    var observations: [Observation]
+
+    static func load(cycleID: Int64, databasePath: String) throws(CommandError) -> StoredCycleTrace {
+        do {
+            let store = try HistoryStore(path: databasePath, mode: .readOnly)
+            guard let cycle = try store.cycle(id: cycleID) else {
+                throw CommandError(.config, "\(databasePath): no cycle \(cycleID); 'cycletrack query --db \(databasePath)' lists them")
+            }
+            let records = try store.observations(cycleID: cycleID)
+            let observations = records.map { record in
+                var raw: [Role: String] = [:]
+                for (key, value) in record.states {
+                    if let role = Role(rawValue: key) { raw[role] = value }
+                }
+                return Observation(at: record.at, raw: raw)
+            }
+            return StoredCycleTrace(applianceID: cycle.applianceID, observations: observations)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError(.config, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+
+/// The demo's stand-in for Home Assistant: answers polls from the simulated appliances
+/// at the accelerated clock's time.
+struct DemoHousehold: ApplianceStateSource {
+    let appliances: [SimulatedAppliance]
+    let clock: AcceleratedClock
+
+    func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityState?] {
+        let seconds = clock.now().timeIntervalSince(clock.origin)
+        var shown: [String: EntityState] = [:]
+        for appliance in appliances {
+            shown.merge(appliance.states(at: seconds, origin: clock.origin)) { first, _ in first }
+        }
+        var readings: [String: EntityState?] = [:]
+        for entity in entities { readings[entity] = shown[entity] }
+        return readings
+    }
+
+    var tracked: [TrackedAppliance] {
+        appliances.map { appliance in
+            var settings = ApplianceSettings(id: appliance.id, name: appliance.name)
+            settings.dashboard = "/lovelace/appliances"
+            return TrackedAppliance(settings: settings, entities: appliance.entities, origin: "demo")
+        }
+    }
+}
+
+/// The demo's stand-in for Supernotify: prints each call as a person would read it and
+/// answers 200, as HA does.
+struct DemoPrinter: NotifySink {
+    let clock: AcceleratedClock
+    let write: @Sendable (String) -> Void
+
+    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+        write(Self.line(request, at: clock.now()))
+        return ServiceCallOutcome(status: 200, error: nil, latencyMs: 0)
+    }
+
+    /// "08:02", local time, as the history table shows it.
+    static func clockTime(_ date: Date) -> String {
+        String(TimeText.local(date, timeZone: .current).suffix(5))
+    }
+
+    /// "08:02  dishwasher  start     Dishwasher started: Eco 50°C"
+    static func line(_ request: NotifyRequest, at time: Date) -> String {
+        let fields = (try? JSONDecoder().decode(JSONTree.self, from: Data(request.body.utf8))) ?? .null
+        guard case .object(let body) = fields else { return request.body }
+        var text = ""
+        if case .string(let title)? = body["title"] { text = title }
+        if case .string(let message)? = body["message"], !message.contains(text) { text += text.isEmpty ? message : " · \(message)" } else if case .string(let message)? = body["message"] { text = message }
+        var details: [String] = []
+        if case .object(let extra)? = body["extra_data"] {
+            if case .number(let progress)? = extra["progress"] { details.append("\(Int(progress))%") }
+            if case .number(let when)? = extra["when"] {
+                details.append("ends \(clockTime(Date(timeIntervalSince1970: when)))")
+            }
+            if case .bool(true)? = extra["silent"] { details.append("silent") }
+        }
+        let clock = clockTime(time)
+        let kind = request.kind.padded(to: 8)
+        let who = request.applianceID.padded(to: 11)
+        return "\(clock)  \(who)\(kind)\(text)" + (details.isEmpty ? "" : "  [\(details.joined(separator: ", "))]")
+    }
+}

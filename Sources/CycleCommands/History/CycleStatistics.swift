@@ -1,0 +1,79 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+
+/// The numbers `stats` shows for one group of cycles.
+struct CycleStatistics: Equatable {
+    /// Every cycle in the group, open ones included.
+    var cycles: Int
+    /// Cycles that ended `finished`.
+    var finished: Int
+    /// Median and 90th percentile (nearest rank) of the durations of ended cycles, seconds.
+    var medianDuration: TimeInterval?
+    var p90Duration: TimeInterval?
+    /// Median of (actual end − first predicted finish), seconds, over finished cycles
+    /// that had a prediction. Positive: the cycle ran over its first estimate;
+    /// negative: it finished early.
+    var medianEstimateError: TimeInterval?
+    /// Median and maximum of the calls per cycle.
+    var medianPushes: Double?
+    var maxPushes: Int?
+    /// Median and total of the energy per cycle, kWh, over cycles where it was recorded.
+    var medianEnergy: Double?
+    var totalEnergy: Double?
+
+    /// The figures of a group gathered as the rows stream by, with nothing else kept.
+    struct Accumulator {
+        fileprivate var cycles = 0
+        fileprivate var finished = 0
+        fileprivate var durations: [Double] = []
+        fileprivate var estimateErrors: [Double] = []
+        fileprivate var pushes: [Double] = []
+        fileprivate var energy: [Double] = []
+
+        mutating func add(_ cycle: CycleFigures) {
+            cycles += 1
+            if cycle.finished { finished += 1 }
+            if let duration = cycle.duration { durations.append(duration) }
+            if let error = cycle.estimateError { estimateErrors.append(error) }
+            pushes.append(Double(cycle.pushes))
+            if let kWh = cycle.energyKWh { energy.append(kWh) }
+        }
+    }
+
+    init(_ group: Accumulator) {
+        cycles = group.cycles
+        finished = group.finished
+        let durations = group.durations.sorted()
+        medianDuration = Self.median(sorted: durations)
+        p90Duration = Self.nearestRank(90, ofSorted: durations)
+        medianEstimateError = Self.median(sorted: group.estimateErrors.sorted())
+        let pushes = group.pushes.sorted()
+        medianPushes = Self.median(sorted: pushes)
+        maxPushes = pushes.last.flatMap { NumberText.int($0) }
+        let energy = group.energy.sorted()
+        medianEnergy = Self.median(sorted: energy)
+        totalEnergy = energy.isEmpty ? nil : energy.reduce(0, +)
+    }
+
+    /// The middle value; the mean of the two middle values for an even count.
+    static func median(_ values: [Double]) -> Double? { median(sorted: values.sorted()) }
+
+    static func median(sorted: [Double]) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The nearest-rank percentile: the smallest value with at least `percent`% of
+    /// the values at or below it (rank ⌈percent/100 × n⌉).
+    static func nearestRank(_ percent: Int, of values: [Double]) -> Double? { nearestRank(percent, ofSorted: values.sorted()) }
+
+    static func nearestRank(_ percent: Int, ofSorted sorted: [Double]) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = (percent * sorted.count + 99) / 100
+        return sorted[max(rank, 1) - 1]
+    }
+}

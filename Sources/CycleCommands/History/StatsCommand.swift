@@ -1,0 +1,159 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleService
+import CycleCore
+import FoundationEssentials
+
+/// `cycletrack stats`: per appliance, program or ISO week, how many cycles ran, how
+/// long they took, how good the first finish-time estimate was, how many calls each
+/// made and how much energy they used. Opens the database read-only.
+///
+/// Used like `QueryCommand`: build from the words after `stats`, `run(now:)`, print.
+public struct StatsCommand: Sendable {
+    /// The `--help` text.
+    public static let help = """
+        usage: cycletrack stats [--db FILE] [--appliance ID] [--since WHEN] [--until WHEN]
+                                [--by program|appliance|week] [--format table|json|csv]
+
+        Summarises stored cycles per group (default: per appliance).
+
+          cycles, finished   all cycles (open ones too), and those that finished
+          median, p90        duration of ended cycles (p90 by nearest rank)
+          estimate error     median of actual end minus first predicted finish, over
+                             finished cycles: +4 min means the cycle ran 4 min over its
+                             first estimate, -4 min that it finished 4 min early
+          pushes             calls per cycle, median and maximum
+          energy             kWh per cycle (median) and in total, where recorded
+
+        --db, --appliance, --since, --until and --format work as for `cycletrack query`;
+        weeks are ISO weeks (2026-W45) of the local start time.
+
+        """
+
+    enum Grouping: String, CaseIterable, Sendable {
+        case appliance, program, week
+    }
+
+    let options: HistoryOptions
+    let grouping: Grouping
+    let showHelp: Bool
+    let timeZone: TimeZone
+    let programName: @Sendable (String) -> String
+
+    /// Reads the options; a usage error (exit 64) for an unknown option or a bad `--by` or `--format`.
+    public init(
+        arguments: [String], environment: [String: String], timeZone: TimeZone = .current,
+        programName: @escaping @Sendable (String) -> String = { $0 }
+    ) throws(CommandError) {
+        let parsed = try Arguments(arguments, valued: HistoryOptions.names.union(["by"]), flags: ["help"])
+        if let extra = parsed.positionals.first {
+            throw .usage("stats takes no arguments besides options, got '\(extra)'")
+        }
+        showHelp = parsed.flag("help")
+        options = try HistoryOptions(parsed, environment: environment)
+        let by = try parsed.choice("by", Grouping.allCases.map(\.rawValue), default: Grouping.appliance.rawValue)
+        // `choice` only returns one of the raw values.
+        grouping = Grouping(rawValue: by) ?? .appliance
+        self.timeZone = timeZone
+        self.programName = programName
+    }
+
+    /// Reads the matching cycles and returns the text for stdout; a config error
+    /// (exit 78) for a bad time or a database that can't be read.
+    public func run(now: Date) throws(CommandError) -> String {
+        if showHelp { return Self.help }
+        let range = try options.range(now: now, timeZone: timeZone)
+        let store = try options.openStore()
+        var accumulators: [String?: CycleStatistics.Accumulator] = [:]
+        do {
+            let filter = CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until)
+            let readKey: CycleFigures.Grouping = switch grouping {
+            case .appliance: .appliance
+            case .program: .program
+            case .week: .none
+            }
+            // A calendar's week is the costly part of a key; cycles of one local day share it.
+            var weekOfLocalDay: [Int: String] = [:]
+            try store.forEachCycleFigures(matching: filter, by: readKey) { cycle in
+                let key: String?
+                if grouping == .week {
+                    let local = cycle.startedAt.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: cycle.startedAt))
+                    let day = NumberText.int(local / 86_400, .down) ?? 0
+                    if let known = weekOfLocalDay[day] {
+                        key = known
+                    } else {
+                        let week = TimeText.isoWeek(cycle.startedAt, timeZone: timeZone)
+                        weekOfLocalDay[day] = week
+                        key = week
+                    }
+                } else {
+                    key = cycle.key
+                }
+                accumulators[key, default: CycleStatistics.Accumulator()].add(cycle)
+            }
+        } catch {
+            throw .config(error.description)
+        }
+        let groups = accumulators
+            .map { (key: $0.key, statistics: CycleStatistics($0.value)) }
+            .sorted { ($0.key ?? "") < ($1.key ?? "") }
+        switch options.format {
+        case .table: return table(groups)
+        case .json: return ReportValue.jsonDocument(groups.map(record))
+        case .csv: return ReportValue.csvDocument(columns: columns, groups.map(record))
+        }
+    }
+
+    private func table(_ groups: [(key: String?, statistics: CycleStatistics)]) -> String {
+        guard !groups.isEmpty else { return "no cycles match\n" }
+        var table = TextTable([
+            (grouping.rawValue, .left), ("cycles", .right), ("finished", .right), ("median", .right), ("p90", .right),
+            ("estimate error", .right), ("pushes", .right), ("max pushes", .right), ("energy", .right), ("total energy", .right),
+        ])
+        for (key, stats) in groups {
+            let name = grouping == .program ? key.map(programName) ?? "(none)" : key ?? ""
+            table.rows.append([
+                name,
+                String(stats.cycles),
+                String(stats.finished),
+                stats.medianDuration.map(TimeText.duration) ?? "",
+                stats.p90Duration.map(TimeText.duration) ?? "",
+                stats.medianEstimateError.map(TimeText.signedDuration) ?? "",
+                stats.medianPushes.map { $0 == $0.rounded() ? NumberText.plain($0) : TimeText.fixed($0, decimals: 1) } ?? "",
+                stats.maxPushes.map(String.init) ?? "",
+                stats.medianEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
+                stats.totalEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
+            ])
+        }
+        return table.text
+    }
+
+    /// The JSON keys and CSV columns, in order; the first is named after `--by`.
+    private var columns: [String] {
+        [
+            grouping.rawValue, "cycles", "finished", "median_duration_minutes", "p90_duration_minutes",
+            "median_estimate_error_minutes", "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
+        ]
+    }
+
+    /// A group for JSON and CSV: durations in minutes (one decimal), energy in kWh (three).
+    private func record(_ group: (key: String?, statistics: CycleStatistics)) -> ReportValue.Record {
+        func rounded(_ value: Double?, _ scale: Double) -> ReportValue {
+            value.map { .number(($0 * scale).rounded() / scale) } ?? .null
+        }
+        let stats = group.statistics
+        let values: [ReportValue] = [
+            group.key.map(ReportValue.string) ?? .null,
+            .int(stats.cycles),
+            .int(stats.finished),
+            rounded(stats.medianDuration.map { $0 / 60 }, 10),
+            rounded(stats.p90Duration.map { $0 / 60 }, 10),
+            rounded(stats.medianEstimateError.map { $0 / 60 }, 10),
+            rounded(stats.medianPushes, 10),
+            stats.maxPushes.map(ReportValue.int) ?? .null,
+            rounded(stats.medianEnergy, 1_000),
+            rounded(stats.totalEnergy, 1_000),
+        ]
+        return zip(columns, values).map { (key: $0, value: $1) }
+    }
+}

@@ -1,0 +1,61 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleCore
+
+/// cycletrack's configuration (INTERFACES.md, "Configuration"), read from JSON with
+/// every key optional except what discovery can't supply. Defaults live here and in
+/// `ApplianceSettings`.
+public struct Configuration: Sendable {
+    /// Where it came from: a file path, or "defaults" when no file was found.
+    public var source: String
+    public var homeAssistantURL: String?
+    public var tokenFile: String?
+    /// A CA bundle to verify HA's TLS certificate with (a self-signed HA); the system's otherwise.
+    public var caFile: String?
+    public var database: String?
+    public var pollActiveSeconds: Double = 10
+    public var pollIdleSeconds: Double = 30
+    public var mobileDeliveries: [String] = ["mobile_push"]
+    public var dailyPushLimit: Int = 400
+    public var discover: Bool = true
+    public var target: [String]?
+    public var texts = Texts()
+    public var appliances: [ApplianceConfiguration] = []
+
+    public init(source: String) {
+        self.source = source
+    }
+
+    /// The configured appliance with this id, if any.
+    public func appliance(_ id: String) -> ApplianceConfiguration? {
+        appliances.first { $0.settings.id == id }
+    }
+
+    /// Settings for an appliance that isn't configured (discovered, or replayed without
+    /// a config): the defaults, with the global target, texts and deliveries.
+    public func defaultSettings(id: String, name: String? = nil) -> ApplianceSettings {
+        var settings = ApplianceSettings(id: id, name: name ?? Self.readableName(id))
+        settings.target = target
+        settings.texts = texts
+        settings.mobileDeliveries = mobileDeliveries
+        return settings
+    }
+
+    /// `dish_washer` → "Dish washer".
+    public static func readableName(_ id: String) -> String {
+        let words = id.replacing("_", with: " ").replacing("-", with: " ")
+        guard let first = words.first else { return id }
+        return first.uppercased() + words.dropFirst()
+    }
+}
+
+/// One configured appliance: its settings for the core and the entities it maps.
+public struct ApplianceConfiguration: Sendable {
+    public var settings: ApplianceSettings
+    /// Entity id per role, as configured (configuration wins over discovery).
+    public var entities: [Role: String]
+    /// Roles the configuration set to null on purpose: discovery must not fill them in.
+    public var unmapped: Set<Role>
+    /// Whether `name` was given (else discovery's device name is used when there is one).
+    public var hasName: Bool
+}

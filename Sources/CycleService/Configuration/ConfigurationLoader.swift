@@ -1,0 +1,289 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleCore
+import FoundationEssentials
+
+/// Finds and reads the configuration file: `--config`, then `$CYCLETRACK_CONFIG`, then
+/// `./cycletrack.json`, then `/data/options.json` (the Home Assistant add-on's options).
+public enum ConfigurationLoader {
+    static let topKeys = ["home_assistant", "database", "poll", "supernotify", "discover", "target", "texts", "appliances"]
+    static let applianceKeys = [
+        "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
+        "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
+        "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
+        "lost_after_minutes",
+    ] + flatEntityKeys
+    /// `operation_state_entity`, `progress_entity`, ...: an entity per role written flat in
+    /// the appliance, the form the add-on's options use (the Supervisor requires every
+    /// nested group an entry leaves out, so the add-on offers no `entities` group).
+    static let flatEntityKeys = Role.allCases.map { "\($0.rawValue)_entity" }
+    static let textKeys = [
+        "started", "started_program", "paused", "action_required", "running", "percent_complete", "finished",
+        "aborted", "failed", "lost", "done_in", "done_in_no_program", "hours", "minutes",
+    ]
+
+    /// Every key the loader accepts, as dotted paths (`appliances[].notify_end`): the
+    /// add-on's options schema is checked against this list.
+    public static var knownKeys: Set<String> {
+        var keys = Set(topKeys)
+        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "poll.active_seconds", "poll.idle_seconds",
+                        "supernotify.mobile_deliveries", "supernotify.daily_push_limit"])
+        keys.formUnion(textKeys.map { "texts.\($0)" })
+        keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
+        keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
+        return keys
+    }
+
+    /// The file to read, or nil when none of the places has one.
+    public static func locate(explicit: String?, environment: [String: String]) throws(ConfigurationError) -> String? {
+        if let explicit {
+            guard FileManager.default.fileExists(atPath: explicit) else {
+                throw ConfigurationError(.missingFile, "config file \(explicit) does not exist")
+            }
+            return explicit
+        }
+        if let fromEnvironment = environment["CYCLETRACK_CONFIG"], !fromEnvironment.isEmpty {
+            guard FileManager.default.fileExists(atPath: fromEnvironment) else {
+                throw ConfigurationError(.missingFile, "config file \(fromEnvironment) (from $CYCLETRACK_CONFIG) does not exist")
+            }
+            return fromEnvironment
+        }
+        for candidate in ["cycletrack.json", "/data/options.json"] where FileManager.default.fileExists(atPath: candidate) {
+            return candidate
+        }
+        return nil
+    }
+
+    /// Locates and reads the configuration; defaults when there is no file.
+    public static func load(explicit: String?, environment: [String: String]) throws(ConfigurationError) -> Configuration {
+        guard let path = try locate(explicit: explicit, environment: environment) else {
+            return Configuration(source: "defaults")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError(.missingFile, "config file \(path) cannot be read")
+        }
+        return try parse(data, file: path)
+    }
+
+    /// Reads a configuration document; every error names the file and the key.
+    public static func parse(_ data: Data, file: String) throws(ConfigurationError) -> Configuration {
+        let tree: JSONTree
+        do {
+            tree = try JSONDecoder().decode(JSONTree.self, from: data)
+        } catch {
+            throw .config("\(file): not valid JSON (\(describe(error)))")
+        }
+        let top = try ObjectReader(tree, file: file, path: "", allowed: topKeys)
+        var config = Configuration(source: file)
+        if let ha = try top.object("home_assistant", allowed: ["url", "token_file", "ca_file"]) {
+            config.homeAssistantURL = try ha.string("url")
+            if let url = config.homeAssistantURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                throw ha.invalid("url", "expects an http:// or https:// URL, found \"\(url)\"")
+            }
+            config.tokenFile = try ha.string("token_file")
+            config.caFile = try ha.string("ca_file")
+            if let caFile = config.caFile, !FileManager.default.fileExists(atPath: caFile) {
+                throw ha.invalid("ca_file", "names \(caFile), which does not exist")
+            }
+        }
+        config.database = try top.string("database")
+        if let poll = try top.object("poll", allowed: ["active_seconds", "idle_seconds"]) {
+            config.pollActiveSeconds = try poll.number("active_seconds", in: 1...3600) ?? config.pollActiveSeconds
+            config.pollIdleSeconds = try poll.number("idle_seconds", in: 1...3600) ?? config.pollIdleSeconds
+        }
+        if let supernotify = try top.object("supernotify", allowed: ["mobile_deliveries", "daily_push_limit"]) {
+            config.mobileDeliveries = try supernotify.stringList("mobile_deliveries") ?? config.mobileDeliveries
+            if config.mobileDeliveries.isEmpty { throw supernotify.invalid("mobile_deliveries", "must name at least one delivery") }
+            config.dailyPushLimit = try supernotify.int("daily_push_limit", in: 10...100_000) ?? config.dailyPushLimit
+        }
+        config.discover = try top.bool("discover") ?? true
+        config.target = try top.stringList("target")
+        if let texts = try top.object("texts", allowed: textKeys) {
+            config.texts = try readTexts(texts, over: config.texts)
+        }
+        if let list = top.tree("appliances") {
+            guard case .array(let items) = list else { throw top.mismatch("appliances", "a list of appliances", list) }
+            for (index, item) in items.enumerated() {
+                let appliance = try ObjectReader(item, file: file, path: "appliances[\(index)]", allowed: applianceKeys)
+                let parsed = try readAppliance(appliance, config: config)
+                if config.appliances.contains(where: { $0.settings.id == parsed.settings.id }) {
+                    throw appliance.invalid("id", "repeats the id '\(parsed.settings.id)'; each appliance needs its own")
+                }
+                config.appliances.append(parsed)
+            }
+        }
+        return config
+    }
+
+    private static func readAppliance(_ object: ObjectReader, config: Configuration) throws(ConfigurationError) -> ApplianceConfiguration {
+        guard let id = try object.string("id") else {
+            throw .config("\(object.file): '\(object.path).id' is required: [A-Za-z0-9_-], 1 to 50 characters")
+        }
+        guard isValidID(id) else {
+            throw object.invalid("id", "expects 1 to 50 of [A-Za-z0-9_-] (it becomes the notification tag), found \"\(id)\"")
+        }
+        var settings = config.defaultSettings(id: id, name: try object.string("name"))
+        settings.icon = try object.string("icon")
+        if let icon = settings.icon, !icon.contains(":") {
+            throw object.invalid("icon", "expects an icon like \"mdi:dishwasher\", found \"\(icon)\"")
+        }
+        settings.notifyStart = try object.bool("notify_start") ?? settings.notifyStart
+        settings.notifyProgress = try object.bool("notify_progress") ?? settings.notifyProgress
+        settings.notifyEnd = try object.bool("notify_end") ?? settings.notifyEnd
+        if case .array(let percentages)? = object.tree("progress_steps") {
+            // A list is short for {"at": [...]}; an empty one (the add-on's unset list) keeps the default.
+            if !percentages.isEmpty {
+                settings.steps = try readSteps(.object(["at": .array(percentages)]), file: object.file,
+                                               path: object.keyPath("progress_steps"))
+            }
+        } else if let steps = object.tree("progress_steps") {
+            settings.steps = try readSteps(steps, file: object.file, path: object.keyPath("progress_steps"))
+        }
+        settings.cyclePushLimit = try object.int("cycle_push_limit", in: 3...1000) ?? settings.cyclePushLimit
+        settings.dashboard = try object.string("dashboard")
+        if object.has("target") { settings.target = try object.stringList("target") ?? [] }
+        settings.color = try object.string("color")
+        settings.relevance = try object.number("relevance", in: 0...1)
+        settings.persistent = try object.bool("persistent") ?? settings.persistent
+        settings.fcmHighPriority = try object.bool("fcm_high_priority") ?? settings.fcmHighPriority
+        settings.settleSeconds = try object.number("settle_seconds", in: 0...3600) ?? settings.settleSeconds
+        settings.minUpdateSeconds = try object.number("min_update_seconds", in: 0...3600) ?? settings.minUpdateSeconds
+        settings.finishJitterSeconds = try object.number("finish_jitter_seconds", in: 0...86400) ?? settings.finishJitterSeconds
+        settings.temperatureStep = try object.number("temperature_step", in: 0.1...1000) ?? settings.temperatureStep
+        settings.heartbeatMinutes = try object.number("heartbeat_minutes", in: 1...1440) ?? settings.heartbeatMinutes
+        settings.lostAfterMinutes = try object.number("lost_after_minutes", in: 1...10080) ?? settings.lostAfterMinutes
+        if let texts = try object.object("texts", allowed: textKeys) {
+            settings.texts = try readTexts(texts, over: settings.texts)
+        }
+        var entities: [Role: String] = [:]
+        var unmapped: Set<Role> = []
+        if let map = try object.object("entities", allowed: Role.allCases.map(\.rawValue)) {
+            for role in Role.allCases where map.has(role.rawValue) {
+                guard let entity = try map.string(role.rawValue) else {
+                    unmapped.insert(role)
+                    continue
+                }
+                guard isValidEntityID(entity) else {
+                    throw map.invalid(role.rawValue, "expects an entity id like \"sensor.dishwasher_operation_state\", found \"\(entity)\"")
+                }
+                entities[role] = entity
+            }
+        }
+        for role in Role.allCases {
+            let key = "\(role.rawValue)_entity"
+            guard let entity = try object.string(key) else { continue }
+            guard entities[role] == nil, !unmapped.contains(role) else {
+                throw object.invalid(key, "names the same role as 'entities.\(role.rawValue)'; give one of them")
+            }
+            guard isValidEntityID(entity) else {
+                throw object.invalid(key, "expects an entity id like \"sensor.dishwasher_operation_state\", found \"\(entity)\"")
+            }
+            entities[role] = entity
+        }
+        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"))
+    }
+
+    static func readSteps(_ tree: JSONTree, file: String, path: String) throws(ConfigurationError) -> ProgressSteps {
+        let object = try ObjectReader(tree, file: file, path: path, allowed: ["step", "fine_from", "fine_step", "at"])
+        let steps: ProgressSteps
+        // The add-on's Supervisor writes an unset list as `[]`: that means "not given".
+        let emptyList: Bool = if case .array(let items)? = object.tree("at") { items.isEmpty } else { false }
+        if object.has("at"), !emptyList {
+            guard object.tree("step") == nil, object.tree("fine_from") == nil, object.tree("fine_step") == nil else {
+                throw .config("\(file): '\(path)' takes either \"at\" or step/fine_from/fine_step, not both")
+            }
+            guard case .array(let items)? = object.tree("at") else {
+                throw object.mismatch("at", "a list of percentages", object.tree("at") ?? .null)
+            }
+            var values: [Int] = []
+            for (index, item) in items.enumerated() {
+                guard case .number(let number) = item, number == number.rounded(), (1...99).contains(number) else {
+                    throw ObjectReader.error(file: file, path: "\(path).at[\(index)]", expected: "a whole percentage from 1 to 99", found: item)
+                }
+                values.append(Int(number))
+            }
+            steps = .at(values)
+        } else {
+            guard case .regular(let step, let fineFrom, let fineStep) = ProgressSteps.default else {
+                preconditionFailure("the default steps are regular")  // invariant: ProgressSteps.default
+            }
+            steps = .regular(
+                step: try object.int("step", in: 1...99) ?? step,
+                fineFrom: try object.int("fine_from", in: 1...100) ?? fineFrom,
+                fineStep: try object.int("fine_step", in: 1...99) ?? fineStep)
+        }
+        if let problem = steps.validate().first {
+            throw .config("\(file): '\(path)' \(problem)")
+        }
+        return steps
+    }
+
+    private static func readTexts(_ object: ObjectReader, over base: Texts) throws(ConfigurationError) -> Texts {
+        var texts = base
+        let setters: [String: WritableKeyPath<Texts, String>] = [
+            "started": \.started, "started_program": \.startedProgram, "paused": \.paused,
+            "action_required": \.actionRequired, "running": \.running, "percent_complete": \.percentComplete,
+            "finished": \.finished, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
+            "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "hours": \.hours, "minutes": \.minutes,
+        ]
+        for key in textKeys {
+            guard let text = try object.string(key), let keyPath = setters[key] else { continue }
+            let allowed = Texts.placeholders[key] ?? []
+            for placeholder in placeholders(in: text) where !allowed.contains(placeholder) {
+                let known = allowed.isEmpty ? "none" : allowed.sorted().map { "{\($0)}" }.joined(separator: ", ")
+                throw object.invalid(key, "uses the unknown placeholder {\(placeholder)}; it may use \(known)")
+            }
+            texts[keyPath: keyPath] = text
+        }
+        return texts
+    }
+
+    static func placeholders(in text: String) -> [String] {
+        var found: [String] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            found.append(String(after[..<close]))
+            rest = after[after.index(after: close)...]
+        }
+        return found
+    }
+
+    /// `[A-Za-z0-9_-]{1,50}`.
+    public static func isValidID(_ id: String) -> Bool {
+        (1...50).contains(id.count) && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+    }
+
+    /// `domain.object_id` with HA's characters.
+    public static func isValidEntityID(_ entity: String) -> Bool {
+        let parts = entity.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " \($0)" } ?? ""
+            return context.debugDescription + underlying
+        default:
+            return "\(decoding)"
+        }
+    }
+}
+
+extension ConfigurationLoader {
+    /// Progress steps given on the command line as JSON (`replay --steps '{"step":5}'`).
+    public static func parseSteps(_ text: String, origin: String) throws(ConfigurationError) -> ProgressSteps {
+        let tree: JSONTree
+        do {
+            tree = try JSONDecoder().decode(JSONTree.self, from: Data(text.utf8))
+        } catch {
+            throw .usage("\(origin) expects JSON like '{\"step\":5}' or '{\"at\":[25,50,75]}', got '\(text)'")
+        }
+        return try readSteps(tree, file: origin, path: "progress_steps")
+    }
+}

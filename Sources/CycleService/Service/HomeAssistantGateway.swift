@@ -1,0 +1,64 @@
+import CycleHistory
+import HomeAssistantAPI
+import CycleCore
+
+/// Home Assistant as the runner sees it: states to poll, and `supernotify.notify` to call.
+public struct HomeAssistantGateway: ApplianceStateSource, NotifySink {
+    public let client: HomeAssistantClient
+
+    public init(client: HomeAssistantClient) {
+        self.client = client
+    }
+
+    public func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityState?] {
+        do {
+            return try await client.states(of: entities)
+        } catch {
+            if case .unauthorized = error { throw SourceFailure(error.description, isUnauthorized: true) }
+            throw SourceFailure(error.description)
+        }
+    }
+
+    public func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+        await client.callService(domain: "supernotify", service: "notify", body: request.body)
+    }
+
+    /// What a discovery run gave.
+    public enum DiscoveryOutcome: Sendable {
+        /// Discovery's appliances merged with the configuration.
+        case found([TrackedAppliance])
+        /// HA didn't answer, or refused: the error, and whether the token was refused.
+        case failed(HomeAssistantError)
+        /// The configuration and what HA has disagree (e.g. one appliance id twice).
+        case conflict(String)
+
+        /// The appliances, when discovery answered.
+        public var appliances: [TrackedAppliance]? {
+            if case .found(let found) = self { found } else { nil }
+        }
+    }
+
+    /// Runs discovery and merges it with the configuration, logging what it skipped and
+    /// why it failed: a refused token as `ha_token_refused`, anything else as
+    /// `discovery_failed`.
+    public func discover(_ config: Configuration, log: Log) async -> DiscoveryOutcome {
+        do {
+            let found = try await client.discoverDevices()
+            for skipped in found.skipped {
+                log.info("device_skipped", ["device": skipped.deviceID, "name": skipped.name, "reason": skipped.reason])
+            }
+            return .found(try ApplianceDirectory.resolve(config, discovered: found.devices))
+        } catch let error as HomeAssistantError {
+            if case .unauthorized = error {
+                log.error("ha_token_refused", ["error": error.description,
+                                               "action": "check the long-lived access token; discovery tries again later"])
+            } else {
+                log.warning("discovery_failed", ["error": error.description, "action": "trying again later"])
+            }
+            return .failed(error)
+        } catch {
+            log.error("discovery_conflict", ["error": "\(error)"])
+            return .conflict("\(error)")
+        }
+    }
+}
