@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// The cycle state machine of BEHAVIOUR.md, as a value: idle → running (paused,
+/// The cycle state machine of docs/CYCLES.md, as a value: idle → running (paused,
 /// action required, unavailable for a while) → ended → idle. It sees time only
 /// through the observations and the `expire(at:)` calls it is given, and returns
 /// what happened to the cycle; the `PushPlanner` decides what to send about it.
@@ -66,7 +66,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
         return [.ended(running.cycle, at: deadline, outcome: .lost)]
     }
 
-    /// Takes one observation through the table of BEHAVIOUR.md.
+    /// Takes one observation through the table of docs/CYCLES.md, "The cycle state machine".
     mutating func observe(_ observation: Observation) -> [Event] {
         var events: [Event] = []
         let reading: OperationState?

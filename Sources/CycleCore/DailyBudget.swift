@@ -1,4 +1,4 @@
-/// The day's push budget as the caller counted it (PAYLOADS.md, "Budget"): the
+/// The day's push budget as the caller counted it (docs/PUSHES.md, "Budget"): the
 /// relay allows 500 pushes per phone per UTC day; cycletrack keeps to
 /// `daily_push_limit` across all appliances and reserves two calls per open
 /// cycle for its clear and end.

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// An entity role of an appliance (BEHAVIOUR.md). The raw value is the key used in
+/// An entity role of an appliance (docs/CYCLES.md, "Roles"). The raw value is the key used in
 /// traces, the configuration's `entities` and the database.
 public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
     case operationState = "operation_state"

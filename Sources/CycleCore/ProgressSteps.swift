@@ -1,4 +1,4 @@
-/// The progress percentages at which a running cycle sends an update (PAYLOADS.md,
+/// The progress percentages at which a running cycle sends an update (docs/PUSHES.md,
 /// "Progress steps"): coarse steps every `step` below `fineFrom`, fine steps every
 /// `fineStep` from it, never 100; or an explicit list, all coarse.
 public enum ProgressSteps: Sendable, Equatable, Codable {
@@ -23,10 +23,11 @@ extension ProgressSteps {
         }
     }
 
-    /// Thins the steps so that at most `slots` remain (PAYLOADS.md): every fine step
-    /// is kept, and of the coarse steps every k-th counting down from the last
-    /// coarse step, with the smallest k that fits. If the fine steps alone don't
-    /// fit, they are thinned the same way and every coarse step is dropped.
+    /// Thins the steps so that at most `slots` remain
+    /// (docs/PUSHES.md, "Thinning to fit"): every fine step is kept, and of the
+    /// coarse steps every k-th counting down from the last coarse step, with the
+    /// smallest k that fits. If the fine steps alone don't fit, they are thinned
+    /// the same way and every coarse step is dropped.
     public func thinned(toFit slots: Int) -> (kept: [Int], dropped: [Int]) {
         let (coarse, fine) = steps
         let all = coarse + fine

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// Decides which `supernotify.notify` calls a cycle gets (PAYLOADS.md, "Budget",
+/// Decides which `supernotify.notify` calls a cycle gets (docs/PUSHES.md, "Budget",
 /// "Progress steps" and "Timing"): what is news, when it may go out, and whether
 /// the per-cycle and daily budgets let it. A value, reset at every cycle start.
 struct PushPlanner: Sendable, Codable, Equatable {

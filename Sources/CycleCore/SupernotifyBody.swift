@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// The JSON bodies of `supernotify.notify` calls and their texts, exactly as
-/// PAYLOADS.md lays them out (key order included).
+/// docs/PUSHES.md, "Body fields", lays them out (key order included).
 enum SupernotifyBody {
     /// Supernotify and HA take bodies up to this size; longer user texts are shortened.
     static let maximumBytes = 4096

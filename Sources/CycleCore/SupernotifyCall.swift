@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// The kinds of `supernotify.notify` call (PAYLOADS.md, "Kinds of call").
+/// The kinds of `supernotify.notify` call (docs/PUSHES.md, "Kinds of call").
 public enum CallKind: String, Sendable, Codable, CaseIterable {
     case start, quiet, progress, clear, end
 

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Makes the generated part of the corpus: for each scenario, `perScenario` traces of
 /// one cycle each, varied by a seeded generator (the same seed gives the same traces).
 enum TraceGenerator {
-    /// A kind of cycle real appliances produce (BEHAVIOUR.md, "What real appliances do").
+    /// A kind of cycle real appliances produce (docs/CYCLES.md, "What real appliances do").
     struct Scenario {
         var name: String
         var applianceID: String

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import CycleCore
 
-/// BEHAVIOUR.md's table, its "What real appliances do", the lost timeout and restarts.
+/// docs/CYCLES.md's table, its "What real appliances do", "The lost timeout" and "Restarts".
 @Suite struct CycleMachineTests {
     enum WhileRunning: Sendable {
         case goesOn

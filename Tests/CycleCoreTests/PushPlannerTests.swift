@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import CycleCore
 
-/// PAYLOADS.md's "Budget", "Progress steps" and "Timing".
+/// docs/PUSHES.md's "Budget", "Progress steps" and "Timing".
 @Suite struct PushPlannerTests {
     // MARK: Per-cycle budget
 

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import CycleCore
 
-/// PAYLOADS.md's bodies, field by field.
+/// docs/PUSHES.md's bodies ("Body fields"), field by field.
 @Suite struct SupernotifyBodyTests {
     static let liveHead = #""mobile_push_notification_tag":"appliance_dishwasher","live_update":true,"notification_icon":"mdi:dishwasher","channel":"Appliances","importance":"high","sticky":true"#
     static let mobileOnly = #""force_resend":true,"delivery_selection":"fixed","delivery":["mobile_push"]"#

@@ -167,6 +167,46 @@ struct ServiceWithHomeAssistantTests {
         #expect(cycles.first?["outcome"] as? String == "finished")
     }
 
+    @Test("A clear HA refused is superseded by the next cycle's start: it never ends the new Live Activity")
+    func aClearFailingAcrossTheNextStartIsSuperseded() async throws {
+        let service = try startService()
+        let running = Self.lines.filter { $0["operation_state"] == "run" }
+        for line in Self.lines.prefix(6) { try await show(line, to: service) }
+        // HA refuses the clear of the first cycle (supernotify raises: 500) ...
+        try ha.setSupernotifyFailure(.error)
+        try await show(Self.lines[Self.lines.count - 2], to: service)
+        #expect(service.waitForLog("event=call_failed appliance=dishwasher kind=clear"), "\(service.stderrSoFar)")
+        // ... and the next cycle starts before the clear's retry (5 s on) is due.
+        try ha.setSupernotifyFailure(nil)
+        try await show(running[0], to: service)
+        let deadline = Date().addingTimeInterval(30)
+        while service.stderrSoFar.components(separatedBy: "event=call appliance=dishwasher kind=start").count < 3, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // Long enough for every retry the clear would have had.
+        try await Task.sleep(for: .seconds(12))
+        for line in running.prefix(3) { try await show(line, to: service) }
+        try await show(Self.lines[Self.lines.count - 2], to: service)
+        #expect(service.waitForLog("event=call appliance=dishwasher kind=end"), "\(service.stderrSoFar)")
+        try await Task.sleep(for: .seconds(1))
+        service.signal(SIGTERM)
+        let result = service.wait(timeout: 15)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("event=call_superseded"))
+        let accepted = kinds(try ha.supernotifyCalls().filter { $0.failure == nil })
+        #expect(accepted.filter { $0 == "start" }.count == 2, "\(accepted)")
+        let lastStart = try #require(accepted.lastIndex(of: "start"))
+        // The only clear HA took is the second cycle's, after its start; no clear of the
+        // first cycle reached the phone once the second had begun.
+        #expect(accepted.filter { $0 == "clear" }.count == 1, "\(accepted)")
+        #expect((accepted.firstIndex(of: "clear") ?? -1) > lastStart, "\(accepted)")
+        #expect(accepted.suffix(2) == ["clear", "end"], "\(accepted)")
+        let query = try CycletrackProcess.run(["query", "--db", database, "--format", "json"])
+        let cycles = try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
+        #expect(cycles.count == 2)
+        #expect(cycles.allSatisfy { $0["outcome"] as? String == "finished" })
+    }
+
     @Test("HA stopped mid-cycle and started again: the outage is logged once, the cycle completes")
     func homeAssistantRestartMidCycle() async throws {
         let service = try startService()

@@ -2,7 +2,7 @@ import CycleHistory
 import HomeAssistantAPI
 import CycleCore
 
-/// cycletrack's configuration (INTERFACES.md, "Configuration"), read from JSON with
+/// cycletrack's configuration (docs/INTERFACES.md, "Configuration"), read from JSON with
 /// every key optional except what discovery can't supply. Defaults live here and in
 /// `ApplianceSettings`.
 public struct Configuration: Sendable {
