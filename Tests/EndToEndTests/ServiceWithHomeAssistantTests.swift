@@ -45,10 +45,12 @@ struct ServiceWithHomeAssistantTests {
         return lines
     }()
 
-    private func config() -> String {
-        scratch.write("cycletrack.json", """
+    /// In `events` mode the poll interval is an hour: only events can move the cycle on.
+    private func config(updates: String = "poll") -> String {
+        let poll = updates == "poll" ? 1 : 3600
+        return scratch.write("cycletrack.json", """
             {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
-             "poll": {"active_seconds": 1, "idle_seconds": 1}, "discover": true,
+             "updates": "\(updates)", "poll": {"active_seconds": \(poll), "idle_seconds": \(poll)}, "discover": true,
              "appliances": [{"id": "dishwasher", "settle_seconds": 0, "min_update_seconds": 0,
                              "entities": {"operation_state": "sensor.dishwasher_operation_state"}}]}
             """)
@@ -56,10 +58,25 @@ struct ServiceWithHomeAssistantTests {
 
     private var database: String { scratch.path + "/history.sqlite" }
 
-    private func startService() throws -> CycletrackProcess {
-        let service = try CycletrackProcess(["run", "--config", config(), "--db", database], environment: ["CYCLETRACK_LOG": "debug"])
+    private func startService(updates: String = "poll") throws -> CycletrackProcess {
+        let service = try CycletrackProcess(["run", "--config", config(updates: updates), "--db", database],
+                                            environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=tracking appliance=dishwasher", timeout: 60), "\(service.stderrSoFar)")
+        if updates == "events" {
+            #expect(service.waitForLog("event=events_connected", timeout: 30), "\(service.stderrSoFar)")
+        }
         return service
+    }
+
+    /// Shows one line in HA and waits until the service, following events, has taken it in.
+    private func showByEvent(_ line: [String: String], to service: CycletrackProcess) async throws {
+        let before = service.stderrSoFar.components(separatedBy: "event=changed").count
+        try await ha.setAppliance(line)
+        let deadline = Date().addingTimeInterval(10)
+        while service.stderrSoFar.components(separatedBy: "event=changed").count <= before, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(300))
     }
 
     /// Shows one line in HA, then waits until the service has polled twice, so it has seen it.
@@ -136,6 +153,49 @@ struct ServiceWithHomeAssistantTests {
         let again = try CycletrackProcess.run(["replay", "--cycle", String(id), "--db", database, "--config", config()])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.split(separator: "\n").count == expected.count)
+    }
+
+    @Test("events mode: a whole cycle followed over the WebSocket API sends exactly what replay (and poll mode) sends")
+    func wholeCycleByEventsMatchesReplay() async throws {
+        let service = try startService(updates: "events")
+        for line in Self.lines { try await showByEvent(line, to: service) }
+        let calls = try await ha.waitForSupernotifyCalls(count: replayed().count)
+        try await Task.sleep(for: .seconds(1))
+        service.signal(SIGTERM)
+        let result = service.wait(timeout: 15)
+        #expect(result.status == 0)
+        // One read at the start and nothing after: every change came as an event.
+        #expect(result.stderr.components(separatedBy: "event=polled").count - 1 == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("events_unavailable"))
+        #expect(calls.map { comparable($0.data) } == replayed().map { call in
+            comparable(try! JSONSerialization.jsonObject(with: Data(call.bodyJSON().utf8)) as! [String: Any])  // our own JSON
+        })
+    }
+
+    @Test("events mode: HA restarted mid-cycle; the service subscribes again, reads everything once, and completes the cycle")
+    func homeAssistantRestartMidCycleByEvents() async throws {
+        let service = try startService(updates: "events")
+        let middle = Self.lines.count / 2
+        for line in Self.lines.prefix(middle) { try await showByEvent(line, to: service) }
+        await ha.stop()
+        #expect(service.waitForLog("event=events_lost"), "\(service.stderrSoFar)")
+        try await ha.start()
+        // A change made while the service was away is seen by the read after subscribing.
+        try await ha.setAppliance(Self.lines[middle])
+        let before = service.stderrSoFar.components(separatedBy: "event=events_connected").count
+        let deadline = Date().addingTimeInterval(60)
+        while service.stderrSoFar.components(separatedBy: "event=events_connected").count <= before, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for line in Self.lines.suffix(from: middle + 1) { try await showByEvent(line, to: service) }
+        _ = try await ha.waitForSupernotifyCalls(count: 1)
+        try await Task.sleep(for: .seconds(1))
+        service.signal(SIGTERM)
+        #expect(service.wait(timeout: 15).status == 0)
+        let all = kinds(try ha.supernotifyCalls())
+        #expect(all.filter { $0 == "start" }.count == 1, "\(all)")
+        #expect(all.filter { $0 == "clear" }.count == 1, "\(all)")
+        #expect(all.suffix(2) == ["clear", "end"], "\(all)")
     }
 
     @Test("kill -9 at a random moment mid-cycle, then a restart: one start, one clear, one end, nothing lost")

@@ -77,6 +77,20 @@ struct CheckCommand {
             return ExitCode.failure.rawValue
         }
         let entities = appliances.flatMap { Array($0.entities.values) }
+        let polling = "every \(NumberText.plain(config.pollActiveSeconds)) s while a cycle runs, \(NumberText.plain(config.pollIdleSeconds)) s otherwise"
+        switch config.updates {
+        case .poll:
+            report.add("updates", ok: true, "poll ('updates' is \"poll\"): run asks HA \(polling)")
+        case .events:
+            do {
+                let socket = try await client.subscribe(entityIDs: Array(Set(entities)).sorted(), registries: [])
+                socket.close()
+                report.add("updates", ok: true, "events: HA's WebSocket API answers at \(socket.url); run reacts to each change at once")
+            } catch {
+                // Not a failure: run polls instead, and says so once.
+                report.add("updates", ok: true, "polling \(polling): the WebSocket API can't be used (\(error.description))")
+            }
+        }
         var states: [String: EntityState?] = [:]
         do {
             states = try await client.states(of: entities)

@@ -30,7 +30,7 @@ struct RunCommand {
         do { lock = try DatabaseLock(database: database) } catch { throw .config(error.description) }
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: access.url, token: access.token, http: HTTPClient(configuration: .init(caFile: config.caFile))))
         log.info("starting", ["config": config.source, "ha": access.description, "database": database,
-                              "discover": String(config.discover)])
+                              "discover": String(config.discover), "updates": config.updates.rawValue])
 
         var appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: nil, skipUnmapped: config.discover) }
         var discovery: HomeAssistantGateway.DiscoveryOutcome?
@@ -56,6 +56,7 @@ struct RunCommand {
                                      dailyPushLimit: config.dailyPushLimit, rediscoverSeconds: config.discover ? 600 : nil)
         if config.discover, discovery?.appliances == nil { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
         options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
+        options.updates = config.updates
         var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
         if config.discover {
             rediscover = { await gateway.discover(config, log: log).appliances }
@@ -63,7 +64,7 @@ struct RunCommand {
         let runner: Runner
         do {
             runner = try Runner(appliances: appliances, databasePath: database, sourceName: .run, options: options,
-                                source: gateway, sink: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
+                                source: gateway, sink: gateway, events: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
         } catch {
             throw .config(error.description)
         }

@@ -18,6 +18,9 @@ public struct Configuration: Sendable {
     public var mobileDeliveries: [String] = ["mobile_push"]
     public var dailyPushLimit: Int = 400
     public var discover: Bool = true
+    /// How `run` hears of changes: HA's WebSocket events (polling while they can't be
+    /// had), or polling alone.
+    public var updates: Runner.Updates = .events
     public var target: [String]?
     public var texts = Texts()
     public var appliances: [ApplianceConfiguration] = []

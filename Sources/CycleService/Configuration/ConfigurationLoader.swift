@@ -6,7 +6,7 @@ import FoundationEssentials
 /// Finds and reads the configuration file: `--config`, then `$CYCLETRACK_CONFIG`, then
 /// `./cycletrack.json`, then `/data/options.json` (the Home Assistant add-on's options).
 public enum ConfigurationLoader {
-    static let topKeys = ["home_assistant", "database", "poll", "supernotify", "discover", "target", "texts", "appliances"]
+    static let topKeys = ["home_assistant", "database", "updates", "poll", "supernotify", "discover", "target", "texts", "appliances"]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
@@ -95,6 +95,12 @@ public enum ConfigurationLoader {
             config.mobileDeliveries = try supernotify.stringList("mobile_deliveries") ?? config.mobileDeliveries
             if config.mobileDeliveries.isEmpty { throw supernotify.invalid("mobile_deliveries", "must name at least one delivery") }
             config.dailyPushLimit = try supernotify.int("daily_push_limit", in: 10...100_000) ?? config.dailyPushLimit
+        }
+        if let updates = try top.string("updates") {
+            guard let mode = Runner.Updates(rawValue: updates) else {
+                throw top.invalid("updates", "expects \"events\" or \"poll\", found \"\(updates)\"")
+            }
+            config.updates = mode
         }
         config.discover = try top.bool("discover") ?? true
         config.target = try top.stringList("target")

@@ -21,6 +21,33 @@ public protocol ApplianceStateSource: Sendable {
     func read(_ entities: [String]) async throws(SourceFailure) -> [String: EntityState?]
 }
 
+/// What a subscription to Home Assistant's changes delivers.
+public enum SourceEvent: Sendable, Equatable {
+    /// New states of followed entities, to merge into what the runner knows (nil: the
+    /// entity no longer exists). The first one after subscribing holds every entity.
+    case states([String: EntityState?])
+    /// Entities or devices were added, removed or changed: discovery should run again.
+    case registryChanged
+}
+
+/// A live subscription: its events, and how to end it.
+public struct SourceSubscription: Sendable {
+    /// Ends by throwing (a `SourceFailure`) when the connection is lost.
+    public var events: AsyncThrowingStream<SourceEvent, any Error>
+    public var close: @Sendable () -> Void
+
+    public init(events: AsyncThrowingStream<SourceEvent, any Error>, close: @escaping @Sendable () -> Void) {
+        self.events = events
+        self.close = close
+    }
+}
+
+/// Where the runner hears of changes as they happen: Home Assistant's WebSocket API.
+public protocol ApplianceEventSource: Sendable {
+    /// Subscribes to the entities' changes and returns once subscribed.
+    func subscribe(_ entities: [String]) async throws(SourceFailure) -> SourceSubscription
+}
+
 /// One `supernotify.notify` call to make: the body is what goes over the wire; the
 /// rest is for sinks that show calls to a person (the demo).
 public struct NotifyRequest: Sendable {

@@ -3,7 +3,7 @@ import HomeAssistantAPI
 import CycleCore
 
 /// Home Assistant as the runner sees it: states to poll, and `supernotify.notify` to call.
-public struct HomeAssistantGateway: ApplianceStateSource, NotifySink {
+public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, NotifySink {
     public let client: HomeAssistantClient
 
     public init(client: HomeAssistantClient) {
@@ -17,6 +17,37 @@ public struct HomeAssistantGateway: ApplianceStateSource, NotifySink {
             if case .unauthorized = error { throw SourceFailure(error.description, isUnauthorized: true) }
             throw SourceFailure(error.description)
         }
+    }
+
+    /// `subscribe_entities` over HA's WebSocket API (see `HomeAssistantSession` for why
+    /// that subscription), plus the entity and device registries' events.
+    public func subscribe(_ entities: [String]) async throws(SourceFailure) -> SourceSubscription {
+        let socket: HomeAssistantWebSocket
+        do {
+            socket = try await client.subscribe(entityIDs: entities)
+        } catch {
+            if case .authInvalid = error { throw SourceFailure(error.description, isUnauthorized: true) }
+            throw SourceFailure(error.description)
+        }
+        let (events, continuation) = AsyncThrowingStream<SourceEvent, any Error>.makeStream()
+        let pump = Task {
+            do {
+                for try await event in socket.events {
+                    switch event {
+                    case .states(let states): continuation.yield(.states(states))
+                    case .registryUpdated: continuation.yield(.registryChanged)
+                    }
+                }
+                continuation.finish(throwing: SourceFailure("\(socket.url) closed"))
+            } catch {
+                continuation.finish(throwing: SourceFailure("\(error)"))
+            }
+        }
+        continuation.onTermination = { _ in
+            pump.cancel()
+            socket.close()
+        }
+        return SourceSubscription(events: events, close: { continuation.finish() })
     }
 
     public func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {

@@ -28,6 +28,18 @@ public actor Runner {
         /// A call planned but not sent when the service stopped is sent on restart only
         /// while younger than this (a clear is always sent).
         public var resendPendingWithinSeconds: Double = 300
+        /// How the runner hears of changes: HA's WebSocket events (polling only while they
+        /// can't be had), or polling alone.
+        public var updates: Updates = .poll
+        /// How soon, after falling back to polling, the runner tries events again.
+        public var retryEventsSeconds: Double = 600
+        /// How long the runner gathers events after the first of a burst before it acts:
+        /// HA sets an appliance's entities one by one, and a half-updated appliance is
+        /// not a moment worth a push.
+        public var eventSettleSeconds: Double = 0.25
+        /// How long the runner waits after a registry change before discovery runs (HA
+        /// sends several at once when a device is added).
+        public var registryDebounceSeconds: Double = 5
         /// How long a write waits for another connection's lock on the database before it
         /// counts as failed (and is tried again later).
         public var storeBusyTimeoutMilliseconds: Int32 = 5_000
@@ -46,11 +58,20 @@ public actor Runner {
         }
     }
 
+    /// How the runner hears of changes.
+    public enum Updates: String, Sendable, CaseIterable {
+        /// Follow HA's WebSocket API; poll only while it can't be had.
+        case events
+        /// Poll HA's REST API at `poll.*` intervals.
+        case poll
+    }
+
     private let options: Options
     private let store: HistoryStore
     private let recorder: CycleRecorder
     private let sender: PushSender
     private let source: any ApplianceStateSource
+    private let events: (any ApplianceEventSource)?
     private let clock: any ServiceClock
     private let log: Log
     private let rediscover: (@Sendable () async -> [TrackedAppliance]?)?
@@ -69,6 +90,30 @@ public actor Runner {
     /// Polls made so far, for the benchmark and tests.
     public private(set) var polls = 0
 
+    // Events mode.
+    /// The live subscription, while there is one.
+    private var subscription: SourceSubscription?
+    private var subscribedEntities: [String] = []
+    /// Numbers subscriptions, so that a reader of an old one can't end a newer one.
+    private var generation = 0
+    private var reader: Task<Void, Never>?
+    /// Events delivered since the loop last looked, and when the first of them came.
+    private var inbox: [SourceEvent] = []
+    private var inboxSince: Date?
+    /// What HA showed last, by entity: the full read at each (re)connect, then events.
+    private var known: [String: EntityState?] = [:]
+    /// When to try subscribing again; nil while subscribed (or in poll mode).
+    private var nextSubscribe: Date?
+    /// Polling stands in for events (they can't be had right now).
+    private var pollingForEvents = false
+    private var saidEventsUnavailable = false
+    /// A change events brought could not be recorded: observe everything again once the store writes.
+    private var resyncDue = false
+    private var nextDiscovery: Date?
+    /// The loop's sleep, cut short when an event arrives.
+    private var sleeper: Task<Void, any Error>?
+    private var woken = false
+
     /// - Parameters:
     ///   - databasePath: the SQLite file; created and migrated if needed.
     ///   - sourceName: kept with each cycle.
@@ -79,6 +124,7 @@ public actor Runner {
         options: Options,
         source: any ApplianceStateSource,
         sink: any NotifySink,
+        events: (any ApplianceEventSource)? = nil,
         clock: any ServiceClock,
         log: Log,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
@@ -90,6 +136,7 @@ public actor Runner {
                                  staleAfterSeconds: options.resendPendingWithinSeconds)
         self.options = options
         self.source = source
+        self.events = options.updates == .events ? events : nil
         self.clock = clock
         self.log = log
         self.rediscover = rediscover
@@ -112,14 +159,24 @@ public actor Runner {
         recoverUnfinishedPushes()
         await followUntrackedOpenCycles()
         await sender.sendWaiting()
-        var nextPoll = clock.now()
-        var nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
+        var nextPoll: Date? = clock.now()
+        if events != nil {
+            nextPoll = nil
+            nextSubscribe = clock.now()
+        }
+        nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
         while !Task.isCancelled {
             let now = clock.now()
             if storeRetryAt.map({ $0 <= now }) ?? true {
                 await drive(.tick(now))
                 if let retry = sender.nextRetry, retry <= now { await sender.sendWaiting() }
-                if now >= nextPoll { nextPoll = await poll() }
+                await takeEvents()
+                if let due = nextSubscribe, now >= due {
+                    nextPoll = await subscribe()
+                } else if let due = nextPoll, now >= due {
+                    nextPoll = await poll()
+                }
+                if subscription != nil { nextPoll = nil }
             }
             if let due = nextDiscovery, now >= due, let rediscover {
                 let found = await rediscover()
@@ -127,14 +184,149 @@ public actor Runner {
                 let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
                 nextDiscovery = clock.now().addingTimeInterval(wait)
             }
-            var wake = nextPoll
-            if let deadline = household.nextDeadline, deadline < wake { wake = deadline }
-            if let retry = sender.nextRetry, retry < wake { wake = retry }
-            if let due = nextDiscovery, due < wake { wake = due }
+            var wake = Date.distantFuture
+            let settled = inboxSince.map { $0.addingTimeInterval(options.eventSettleSeconds) }
+            for candidate in [nextPoll, nextSubscribe, household.nextDeadline, sender.nextRetry, nextDiscovery, settled] {
+                if let candidate, candidate < wake { wake = candidate }
+            }
             if let retry = storeRetryAt, retry > wake { wake = retry }
-            do { try await clock.sleep(until: wake) } catch { break }
+            guard await sleep(until: wake) else { break }
         }
+        reader?.cancel()
+        subscription?.close()
         log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(sender.waiting)])
+    }
+
+    /// Sleeps until `deadline` or until an event arrives; false when the service is to stop.
+    private func sleep(until deadline: Date) async -> Bool {
+        woken = false
+        let clock = self.clock
+        let task = Task { try await clock.sleep(until: deadline) }
+        sleeper = task
+        let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
+        sleeper = nil
+        if case .failure = result, !woken { return false }
+        return !Task.isCancelled
+    }
+
+    // MARK: Events from Home Assistant
+
+    /// Subscribes to HA's changes, then reads every state once (a change during the gap
+    /// is never missed). When no subscription can be had but HA answers, polling stands
+    /// in, said once, and events are tried again later. Returns the next poll, if polling.
+    private func subscribe() async -> Date? {
+        guard let events else { return nil }
+        nextSubscribe = nil
+        let entities = followedEntities()
+        let opened: SourceSubscription
+        do {
+            opened = try await events.subscribe(entities)
+        } catch {
+            // Is HA there at all? The read says, and stands in for the events meanwhile.
+            let next = await poll()
+            if outageSince == nil {
+                if !saidEventsUnavailable {
+                    saidEventsUnavailable = true
+                    log.warning("events_unavailable", [
+                        "error": error.message,
+                        "action": "polling every \(NumberText.plain(options.activePollSeconds)) s while a cycle runs, "
+                            + "\(NumberText.plain(options.idlePollSeconds)) s otherwise; trying events again every "
+                            + "\(NumberText.plain(options.retryEventsSeconds / 60)) min",
+                    ])
+                }
+                pollingForEvents = true
+                nextSubscribe = clock.now().addingTimeInterval(options.retryEventsSeconds)
+            } else {
+                nextSubscribe = next
+            }
+            return pollingForEvents ? next : nil
+        }
+        subscription = opened
+        subscribedEntities = entities
+        generation += 1
+        let number = generation
+        log.info("events_connected", ["entities": String(entities.count),
+                                      "was": pollingForEvents ? "polling" : "starting"])
+        pollingForEvents = false
+        saidEventsUnavailable = false
+        reader = Task { [weak self] in
+            do {
+                for try await event in opened.events { await self?.deliver(event) }
+                await self?.subscriptionEnded(number, nil)
+            } catch {
+                await self?.subscriptionEnded(number, "\(error)")
+            }
+        }
+        // The full read after subscribing: whatever changed before is seen now.
+        if let failedUntil = await readAll() {
+            // HA answered the subscription but not the read: start over after the backoff.
+            subscription?.close()
+            subscription = nil
+            reader?.cancel()
+            nextSubscribe = failedUntil
+        }
+        return nil
+    }
+
+    private func deliver(_ event: SourceEvent) {
+        inbox.append(event)
+        guard inboxSince == nil else { return }
+        // The first of a burst: the loop wakes when the burst has settled.
+        inboxSince = clock.now()
+        woken = true
+        sleeper?.cancel()
+    }
+
+    private func subscriptionEnded(_ number: Int, _ error: String?) {
+        guard subscription != nil, number == generation else { return }
+        subscription = nil
+        reader = nil
+        if let error {
+            log.warning("events_lost", ["error": error, "action": "subscribing again"])
+        }
+        nextSubscribe = clock.now()
+        woken = true
+        sleeper?.cancel()
+    }
+
+    /// Applies the events that arrived: merges the states, and hands the appliances whose
+    /// entities changed to the household as one observation each, at this moment.
+    private func takeEvents() async {
+        if let since = inboxSince, clock.now() < since.addingTimeInterval(options.eventSettleSeconds) { return }
+        let arrived = inbox
+        inbox = []
+        inboxSince = nil
+        var changed: Set<String> = []
+        for event in arrived {
+            switch event {
+            case .states(let states):
+                for (entity, state) in states {
+                    if known[entity] != state { changed.insert(entity) }
+                    known[entity] = state
+                }
+            case .registryChanged:
+                if rediscover != nil {
+                    let soon = clock.now().addingTimeInterval(options.registryDebounceSeconds)
+                    if nextDiscovery.map({ $0 > soon }) ?? true { nextDiscovery = soon }
+                }
+            }
+        }
+        guard subscription != nil else { return }
+        let at = clock.now()
+        var observations: [(applianceID: String, observation: Observation)] = []
+        for id in order {
+            guard let appliance = appliances[id] else { continue }
+            if resyncDue || appliance.entities.values.contains(where: changed.contains) {
+                observations.append((id, observation(of: appliance, in: known, at: at)))
+            }
+        }
+        guard !observations.isEmpty else { return }
+        log.debug("changed", ["entities": String(changed.count), "appliances": String(observations.count)])
+        resyncDue = !(await drive(.polled(observations)))
+    }
+
+    private func followedEntities() -> [String] {
+        Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] })).sorted()
     }
 
     /// The appliances followed now, in order.
@@ -200,7 +392,15 @@ public actor Runner {
     // MARK: Polling
 
     private func poll() async -> Date {
-        let entities = Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] })).sorted()
+        if let failedUntil = await readAll() { return failedUntil }
+        let running = household.openCycles > 0
+        return clock.now().addingTimeInterval(running ? options.activePollSeconds : options.idlePollSeconds)
+    }
+
+    /// Reads every followed entity in one request and hands every appliance's
+    /// observation to the household. Nil when HA answered; else when to try again.
+    private func readAll() async -> Date? {
+        let entities = followedEntities()
         polls += 1
         let readings: [String: EntityState?]
         do {
@@ -216,6 +416,7 @@ public actor Runner {
             sender.saidUnauthorized = false
         }
         pollBackoff.reset()
+        known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
         var observations: [(applianceID: String, observation: Observation)] = []
@@ -223,9 +424,8 @@ public actor Runner {
             guard let appliance = appliances[id] else { continue }
             observations.append((id, observation(of: appliance, in: readings, at: at)))
         }
-        await drive(.polled(observations))
-        let running = household.openCycles > 0
-        return at.addingTimeInterval(running ? options.activePollSeconds : options.idlePollSeconds)
+        resyncDue = !(await drive(.polled(observations)))
+        return nil
     }
 
     private func observation(of appliance: TrackedAppliance, in readings: [String: EntityState?], at: Date) -> Observation {
@@ -319,5 +519,13 @@ public actor Runner {
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
+        if subscription != nil, followedEntities() != subscribedEntities {
+            // New entities to follow: a fresh subscription (and full read) takes them in.
+            subscription?.close()
+            subscription = nil
+            reader?.cancel()
+            reader = nil
+            nextSubscribe = clock.now()
+        }
     }
 }

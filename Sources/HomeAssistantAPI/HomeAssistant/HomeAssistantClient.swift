@@ -21,6 +21,17 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
         self.http = http
     }
 
+    /// Opens HA's WebSocket API with this client's token and TLS settings and subscribes
+    /// to `entityIDs` (and the registries' events); returns once HA confirmed it all.
+    public func subscribe(
+        entityIDs: [String], registries: [HomeAssistantWebSocket.Registry] = HomeAssistantWebSocket.Registry.allCases,
+        configuration: HomeAssistantWebSocket.Configuration? = nil
+    ) async throws(HomeAssistantWebSocketError) -> HomeAssistantWebSocket {
+        try await HomeAssistantWebSocket.connect(
+            baseURL: baseURL, token: token, entityIDs: entityIDs, registries: registries,
+            configuration: configuration ?? HomeAssistantWebSocket.Configuration(http: http.configuration))
+    }
+
     public var description: String { "HomeAssistantClient(\(HTTPError.redacted(baseURL)))" }
     public var customMirror: Mirror { Mirror(self, children: ["baseURL": HTTPError.redacted(baseURL)]) }
 
