@@ -37,6 +37,21 @@ public struct ApplianceTracker: Sendable {
     /// The open cycle, if any.
     public var cycle: CycleInfo? { machine.cycle }
 
+    /// What the appliance shows now, for entities and pages outside the core.
+    public var status: ApplianceStatus {
+        guard machine.cycle != nil, let view = machine.view else { return ApplianceStatus(phase: .idle) }
+        let phase: ApplianceStatus.Phase = if !view.available {
+            .unavailable
+        } else {
+            switch view.pause {
+            case .running: .running
+            case .paused: .paused
+            case .actionRequired: .actionRequired
+            }
+        }
+        return ApplianceStatus(phase: phase, progress: view.progress, finishTime: view.finishTime, program: view.program)
+    }
+
     /// The earliest time a tick would do something: a coalesced update, a
     /// heartbeat or the lost timeout.
     public var nextDeadline: Date? {

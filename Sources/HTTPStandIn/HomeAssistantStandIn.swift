@@ -71,6 +71,15 @@ public final class HomeAssistantStandIn: Sendable {
         var calls: [ServiceCall] = []
         var requests: [String] = []
         var overrides: [String: HTTPStandIn.Reply] = [:]
+        var posts: [Post] = []
+    }
+
+    /// A state set or an event fired through the REST API (`POST /api/states/...`,
+    /// `POST /api/events/...`).
+    public struct Post: Sendable, Equatable {
+        /// The path after `/api/`: `states/sensor.x` or `events/some_event`.
+        public var path: String
+        public var body: String
     }
 
     /// The token every request must carry.
@@ -152,6 +161,9 @@ public final class HomeAssistantStandIn: Sendable {
 
     /// Every request as `METHOD path`, in arrival order (never a header).
     public var requests: [String] { state.withLock { $0.requests } }
+
+    /// Every state set and event fired, in arrival order.
+    public var posts: [Post] { state.withLock { $0.posts } }
 
     /// The current entities.
     public var entities: [String: Entity] { state.withLock { $0.entities } }

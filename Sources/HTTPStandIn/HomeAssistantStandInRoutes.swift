@@ -26,6 +26,15 @@ extension HomeAssistantStandIn {
             return templateAnswer(request.body, state: state)
         case ("POST", let path) where path.hasPrefix("/api/services/"):
             return serviceAnswer(request, state: state)
+        case ("POST", let path) where path.hasPrefix("/api/states/") || path.hasPrefix("/api/events/"):
+            let body = String(decoding: request.body, as: UTF8.self)
+            let posted = path.hasPrefix("/api/states/") ? try? JSONDecoder().decode(PostedState.self, from: Data(request.body)) : nil
+            state.withLock {
+                $0.posts.append(Post(path: String(path.dropFirst("/api/".count)), body: body))
+                // Like HA, a state set over the API is an entity until HA restarts.
+                if let posted { $0.entities[String(path.dropFirst("/api/states/".count))] = Entity(state: posted.state) }
+            }
+            return .respond(.json(path.hasPrefix("/api/events/") ? #"{"message": "Event fired."}"# : body, status: 200))
         default:
             return .respond(.text("404: Not Found", status: 404))
         }
@@ -161,4 +170,20 @@ private struct StandInAnyJSON: Decodable {
         if (try? container.decode([StandInAnyJSON].self)) != nil { return }
         _ = try container.decode([String: StandInAnyJSON].self)
     }
+}
+
+/// The state of a `POST /api/states/...` body, a string or a number.
+private struct PostedState: Decodable {
+    var state: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        if let text = try? container.decode(String.self, forKey: .state) {
+            state = text
+        } else {
+            state = String(try container.decode(Double.self, forKey: .state))
+        }
+    }
+
+    private enum Key: String, CodingKey { case state }
 }

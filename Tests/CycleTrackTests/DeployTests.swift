@@ -246,6 +246,7 @@ struct DeployTests {
             "supernotify.mobile_deliveries": "[\(defaults.mobileDeliveries.joined(separator: ", "))]",
             "supernotify.daily_push_limit": String(defaults.dailyPushLimit),
             "discover": String(defaults.discover),
+            "entities": String(defaults.entities),
             "updates": defaults.updates.rawValue,
             "target": "[]",
             "texts": "{}",

@@ -142,6 +142,19 @@ struct ServiceWithHomeAssistantTests {
         #expect(kinds(calls).filter { $0 == "start" }.count == 1)
         #expect(!result.stderr.contains(try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
 
+        // Inside HA: the appliance's entity shows the finished cycle (idle again, since the
+        // script ends with `ready`), and the automation on cycletrack_cycle_ended has run.
+        let entity = try #require(try await ha.state("sensor.cycletrack_dishwasher"))
+        #expect(entity["state"] as? String == "idle")
+        let attributes = try #require(entity["attributes"] as? [String: Any])
+        #expect(attributes["last_outcome"] as? String == "finished")
+        #expect(attributes["last_program"] as? String == "Eco 50°C")
+        #expect(attributes["friendly_name"] as? String == "Dishwasher cycle")
+        let today = try #require(try await ha.state("sensor.cycletrack_pushes_today"))
+        #expect(today["state"] as? String == String(calls.count))
+        let automation = try #require(try await ha.state("input_text.last_cycle"))
+        #expect(automation["state"] as? String == "dishwasher finished \(calls.count)")
+
         let query = try CycletrackProcess.run(["query", "--db", database, "--format", "json"])
         let cycles = try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
         #expect(cycles.count == 1)
@@ -196,6 +209,10 @@ struct ServiceWithHomeAssistantTests {
         #expect(all.filter { $0 == "start" }.count == 1, "\(all)")
         #expect(all.filter { $0 == "clear" }.count == 1, "\(all)")
         #expect(all.suffix(2) == ["clear", "end"], "\(all)")
+        // HA forgot the entities when it restarted; the service set them again.
+        let entity = try await ha.state("sensor.cycletrack_dishwasher")
+        #expect((entity?["attributes"] as? [String: Any])?["last_outcome"] as? String == "finished", "\(String(describing: entity))")
+        #expect(try await ha.state("sensor.cycletrack_pushes_today") != nil)
     }
 
     @Test("kill -9 at a random moment mid-cycle, then a restart: one start, one clear, one end, nothing lost")

@@ -64,7 +64,8 @@ struct RunCommand {
         let runner: Runner
         do {
             runner = try Runner(appliances: appliances, databasePath: database, sourceName: .run, options: options,
-                                source: gateway, sink: gateway, events: gateway, clock: SystemClock(), log: log, rediscover: rediscover)
+                                source: gateway, sink: gateway, events: gateway,
+                                surface: config.entities ? gateway : nil, clock: SystemClock(), log: log, rediscover: rediscover)
         } catch {
             throw .config(error.description)
         }

@@ -18,6 +18,8 @@ public struct Configuration: Sendable {
     public var mobileDeliveries: [String] = ["mobile_push"]
     public var dailyPushLimit: Int = 400
     public var discover: Bool = true
+    /// Whether `run` keeps `sensor.cycletrack_*` entities in HA and fires its events.
+    public var entities: Bool = true
     /// How `run` hears of changes: HA's WebSocket events (polling while they can't be
     /// had), or polling alone.
     public var updates: Runner.Updates = .events

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// Finds and reads the configuration file: `--config`, then `$CYCLETRACK_CONFIG`, then
 /// `./cycletrack.json`, then `/data/options.json` (the Home Assistant add-on's options).
 public enum ConfigurationLoader {
-    static let topKeys = ["home_assistant", "database", "updates", "poll", "supernotify", "discover", "target", "texts", "appliances"]
+    static let topKeys = ["home_assistant", "database", "updates", "poll", "supernotify", "discover", "entities", "target", "texts", "appliances"]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
@@ -103,6 +103,7 @@ public enum ConfigurationLoader {
             config.updates = mode
         }
         config.discover = try top.bool("discover") ?? true
+        config.entities = try top.bool("entities") ?? true
         config.target = try top.stringList("target")
         if let texts = try top.object("texts", allowed: textKeys) {
             config.texts = try readTexts(texts, over: config.texts)

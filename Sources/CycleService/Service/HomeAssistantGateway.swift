@@ -3,7 +3,7 @@ import HomeAssistantAPI
 import CycleCore
 
 /// Home Assistant as the runner sees it: states to poll, and `supernotify.notify` to call.
-public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, NotifySink {
+public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, NotifySink, HomeAssistantSurface {
     public let client: HomeAssistantClient
 
     public init(client: HomeAssistantClient) {
@@ -48,6 +48,16 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
             socket.close()
         }
         return SourceSubscription(events: events, close: { continuation.finish() })
+    }
+
+    public func setState(entityID: String, body: String) async -> Bool {
+        do { try await client.setState(entityID: entityID, body: body) } catch { return false }
+        return true
+    }
+
+    public func fireEvent(type: String, data: String) async -> Bool {
+        do { try await client.fireEvent(type: type, data: data) } catch { return false }
+        return true
     }
 
     public func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {

@@ -70,6 +70,7 @@ public actor Runner {
     private let store: HistoryStore
     private let recorder: CycleRecorder
     private let sender: PushSender
+    private let publisher: HomeAssistantPublisher?
     private let source: any ApplianceStateSource
     private let events: (any ApplianceEventSource)?
     private let clock: any ServiceClock
@@ -125,6 +126,7 @@ public actor Runner {
         source: any ApplianceStateSource,
         sink: any NotifySink,
         events: (any ApplianceEventSource)? = nil,
+        surface: (any HomeAssistantSurface)? = nil,
         clock: any ServiceClock,
         log: Log,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
@@ -134,6 +136,7 @@ public actor Runner {
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,
                                  staleAfterSeconds: options.resendPendingWithinSeconds)
+        self.publisher = surface.map { HomeAssistantPublisher(surface: $0, log: log) }
         self.options = options
         self.source = source
         self.events = options.updates == .events ? events : nil
@@ -157,6 +160,7 @@ public actor Runner {
             }
         }
         recoverUnfinishedPushes()
+        rememberLastCycles()
         await followUntrackedOpenCycles()
         await sender.sendWaiting()
         var nextPoll: Date? = clock.now()
@@ -365,6 +369,8 @@ public actor Runner {
         }
         sender.enqueue(recorded.calls)
         await sender.sendWaiting()
+        publisher?.take(steps, household: household)
+        await publisher?.publish(household, at: clock.now())
         return true
     }
 
@@ -400,7 +406,9 @@ public actor Runner {
     /// Reads every followed entity in one request and hands every appliance's
     /// observation to the household. Nil when HA answered; else when to try again.
     private func readAll() async -> Date? {
-        let entities = followedEntities()
+        var entities = followedEntities()
+        // cycletrack's own entity is read too: gone means HA restarted and forgot it.
+        if publisher != nil { entities.append(Self.ownEntity) }
         polls += 1
         let readings: [String: EntityState?]
         do {
@@ -416,6 +424,7 @@ public actor Runner {
             sender.saidUnauthorized = false
         }
         pollBackoff.reset()
+        if let publisher, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
         known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
@@ -425,7 +434,26 @@ public actor Runner {
             observations.append((id, observation(of: appliance, in: readings, at: at)))
         }
         resyncDue = !(await drive(.polled(observations)))
+        await publisher?.publish(household, at: clock.now())
         return nil
+    }
+
+    /// The entity cycletrack keeps in HA for the day's calls.
+    static let ownEntity = "sensor.cycletrack_pushes_today"
+
+    /// The last ended cycle of each appliance, for its entity's attributes.
+    private func rememberLastCycles() {
+        guard let publisher else { return }
+        for id in household.order {
+            do {
+                if let cycle = try store.cycles(matching: CycleFilter(applianceID: id, limit: 5)).first(where: { $0.outcome != nil }) {
+                    publisher.remember(cycle)
+                }
+            } catch {
+                log.error("store_read_failed", ["error": "\(error)", "effect": "the last cycle is not shown in HA until the next ends"])
+                return
+            }
+        }
     }
 
     private func observation(of appliance: TrackedAppliance, in readings: [String: EntityState?], at: Date) -> Observation {

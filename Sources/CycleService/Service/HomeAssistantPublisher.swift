@@ -1,0 +1,206 @@
+import CycleCore
+import CycleHistory
+import FoundationEssentials
+import HomeAssistantAPI
+
+/// Where the publisher writes: HA's REST API (`POST /api/states`, `POST /api/events`).
+public protocol HomeAssistantSurface: Sendable {
+    /// Sets `entityID`'s state; `body` is `{"state": ..., "attributes": {...}}`. False when HA refused or was away.
+    func setState(entityID: String, body: String) async -> Bool
+    /// Fires an event of `type` with `data` (a JSON object). False when HA refused or was away.
+    func fireEvent(type: String, data: String) async -> Bool
+}
+
+/// Shows cycletrack inside Home Assistant (docs/INTERFACES.md, "In Home Assistant"):
+///
+/// - `sensor.cycletrack_<id>` per appliance: `idle`, `running`, `paused`,
+///   `action_required`, `unavailable`, or how the last cycle ended (`finished`,
+///   `aborted`, `failed`, `lost`) until the appliance's operation state moves on; the
+///   cycle's program, progress, finish time, start and pushes, and the last cycle's
+///   duration, outcome and energy as attributes;
+/// - `sensor.cycletrack_pushes_today`: calls today, with the limit and what is left;
+/// - events `cycletrack_cycle_started`, `cycletrack_cycle_ended` and
+///   `cycletrack_push_held_back`, for automations.
+///
+/// A state is posted only when it changed, and all of them again after HA restarted
+/// (HA forgets states set over the REST API). Events HA could not take wait (at most
+/// `maxWaitingEvents`, oldest dropped first) and go out once it answers again.
+///
+/// Not `Sendable`: the runner actor owns it; its async methods run on that actor.
+final class HomeAssistantPublisher {
+    private struct LastCycle {
+        var outcome: CycleOutcome
+        var program: String?
+        var duration: Double
+        var energy: Double?
+        /// The operation state read at the end: the outcome is shown until it changes.
+        var endReading: String?
+        var shown: Bool
+    }
+
+    private let surface: any HomeAssistantSurface
+    private let log: Log
+    /// At most this many events wait for HA.
+    let maxWaitingEvents = 100
+    private var posted: [String: String] = [:]
+    private var last: [String: LastCycle] = [:]
+    private var names: [String: (name: String, icon: String?)] = [:]
+    private var waitingEvents: [(type: String, data: String)] = []
+    private var saidRefused = false
+
+    init(surface: any HomeAssistantSurface, log: Log) {
+        self.surface = surface
+        self.log = log
+    }
+
+    /// The entity id for an appliance: HA's ids are lowercase letters, digits and `_`.
+    static func entityID(for applianceID: String) -> String {
+        let cleaned = applianceID.lowercased().map { character -> Character in
+            character.isASCII && (character.isLetter || character.isNumber) ? character : "_"
+        }
+        return "sensor.cycletrack_" + String(cleaned)
+    }
+
+    /// Takes the last ended cycle of each appliance from the history, for the attributes.
+    func remember(_ cycle: CycleRecord) {
+        guard let outcome = cycle.outcome, let ended = cycle.endedAt, last[cycle.applianceID] == nil else { return }
+        last[cycle.applianceID] = LastCycle(outcome: outcome, program: cycle.program,
+                                            duration: ended.timeIntervalSince(cycle.startedAt), energy: cycle.energyKWh,
+                                            endReading: nil, shown: false)
+    }
+
+    /// HA restarted (or came back): every state goes again at the next `publish`.
+    func forgetPosted() { posted.removeAll() }
+
+    /// Turns one event's steps into HA events and notes what ended.
+    func take(_ steps: [Household.Step], household: Household) {
+        for step in steps {
+            let id = step.applianceID
+            let settings = household.tracker(id)?.settings
+            let name = settings?.name ?? id
+            if step.ended == nil, let reading = step.observation?.raw[.operationState],
+               let before = last[id], before.shown, reading != before.endReading {
+                last[id]?.shown = false
+            }
+            for effect in step.effects {
+                switch effect {
+                case .cycleStarted(let at, let program):
+                    fire("cycletrack_cycle_started", [
+                        ("appliance_id", .string(id)), ("name", .string(name)),
+                        ("program", program.map(JSONValue.string) ?? .null),
+                        ("program_name", program.map { .string(ProgramName.readable($0)) } ?? .null),
+                        ("started_at", .string(ISOTime.format(at))),
+                    ])
+                case .cycleEnded(let at, let outcome):
+                    let cycle = step.ended
+                    let duration = cycle.map { at.timeIntervalSince($0.startedAt) }
+                    let estimateError = cycle?.firstPredictedFinish.map { at.timeIntervalSince($0) }
+                    last[id] = LastCycle(outcome: outcome, program: cycle?.program, duration: duration ?? 0,
+                                         energy: cycle?.energyUsed.flatMap { NumberText.isPlausible($0) && $0 >= 0 ? $0 : nil },
+                                         endReading: step.observation?.raw[.operationState], shown: true)
+                    let program: JSONValue = cycle?.program.map(JSONValue.string) ?? .null
+                    let programName: JSONValue = cycle?.program.map { JSONValue.string(ProgramName.readable($0)) } ?? .null
+                    let startedAt: JSONValue = cycle.map { JSONValue.string(ISOTime.format($0.startedAt)) } ?? .null
+                    let energy: JSONValue = last[id]?.energy.map(JSONValue.double) ?? .null
+                    let pushes: JSONValue = cycle.map { JSONValue.int($0.calls) } ?? .null
+                    var data: [(String, JSONValue)] = [("appliance_id", .string(id)), ("name", .string(name))]
+                    data.append(("outcome", .string(outcome.rawValue)))
+                    data.append(("program", program))
+                    data.append(("program_name", programName))
+                    data.append(("started_at", startedAt))
+                    data.append(("ended_at", .string(ISOTime.format(at))))
+                    data.append(("duration_seconds", Self.seconds(duration)))
+                    data.append(("energy_kwh", energy))
+                    data.append(("pushes", pushes))
+                    data.append(("estimate_error_seconds", Self.seconds(estimateError)))
+                    fire("cycletrack_cycle_ended", data)
+                case .heldBack(let kind, let at, let reason):
+                    fire("cycletrack_push_held_back", [
+                        ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
+                        ("reason", .string(reason)), ("at", .string(ISOTime.format(at))),
+                    ])
+                case .call, .warning:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Posts every state that changed since it was last posted, and the waiting events.
+    nonisolated(nonsending) func publish(_ household: Household, at now: Date) async {
+        var pending = waitingEvents
+        waitingEvents = []
+        while let event = pending.first {
+            guard await surface.fireEvent(type: event.type, data: event.data) else {
+                waitingEvents = pending + waitingEvents
+                refused("event \(event.type)")
+                return
+            }
+            pending.removeFirst()
+        }
+        var states: [(String, String)] = household.order.map { id in
+            (Self.entityID(for: id), stateBody(id, household: household))
+        }
+        let calls = household.callsCounted(on: now)
+        states.append(("sensor.cycletrack_pushes_today", JSONObject([
+            ("state", .int(calls)),
+            ("attributes", .object(JSONObject([
+                ("limit", .int(household.dailyLimit)), ("left", .int(max(0, household.dailyLimit - calls))),
+                ("unit_of_measurement", .string("calls")), ("state_class", .string("total")),
+                ("friendly_name", .string("cycletrack pushes today")), ("icon", .string("mdi:cellphone-message")),
+            ]))),
+        ]).compactJSON()))
+        for (entity, body) in states where posted[entity] != body {
+            guard await surface.setState(entityID: entity, body: body) else {
+                refused("state of \(entity)")
+                return
+            }
+            posted[entity] = body
+        }
+        saidRefused = false
+    }
+
+    private func stateBody(_ id: String, household: Household) -> String {
+        let tracker = household.tracker(id)
+        let settings = tracker?.settings
+        let status = tracker?.status ?? ApplianceStatus(phase: .idle)
+        let cycle = tracker?.cycle
+        let previous = last[id]
+        let state = if status.phase == .idle, let previous, previous.shown { previous.outcome.rawValue } else { status.phase.rawValue }
+        let program = status.program ?? cycle?.program
+        let name = settings?.name ?? id
+        let attributes: [(String, JSONValue)] = [
+            ("program", program.map { .string(ProgramName.readable($0)) } ?? .null),
+            ("program_key", program.map(JSONValue.string) ?? .null),
+            ("progress", status.progress.map(JSONValue.int) ?? .null),
+            ("finish_time", status.finishTime.map { .string(ISOTime.format($0)) } ?? .null),
+            ("started_at", cycle.map { .string(ISOTime.format($0.startedAt)) } ?? .null),
+            ("pushes", cycle.map { .int($0.calls) } ?? .null),
+            ("last_outcome", previous.map { .string($0.outcome.rawValue) } ?? .null),
+            ("last_program", previous?.program.map { .string(ProgramName.readable($0)) } ?? .null),
+            ("last_duration_seconds", Self.seconds(previous?.duration)),
+            ("last_energy_kwh", previous?.energy.map(JSONValue.double) ?? .null),
+            ("appliance_id", .string(id)),
+            ("friendly_name", .string("\(name) cycle")),
+            ("icon", .string(settings?.icon ?? ApplianceIcon.guess(programKey: program ?? previous?.program, name: name))),
+        ]
+        return JSONObject([("state", .string(state)), ("attributes", .object(JSONObject(attributes)))]).compactJSON()
+    }
+
+    private func fire(_ type: String, _ data: [(String, JSONValue)]) {
+        waitingEvents.append((type, JSONObject(data).compactJSON()))
+        if waitingEvents.count > maxWaitingEvents {
+            waitingEvents.removeFirst(waitingEvents.count - maxWaitingEvents)
+        }
+    }
+
+    private func refused(_ what: String) {
+        guard !saidRefused else { return }
+        saidRefused = true
+        log.warning("ha_publish_failed", ["what": what, "action": "kept, and posted again once HA answers"])
+    }
+
+    private static func seconds(_ value: Double?) -> JSONValue {
+        value.flatMap { NumberText.int($0, .toNearestOrAwayFromZero) }.map(JSONValue.int) ?? .null
+    }
+}
