@@ -158,41 +158,25 @@ public final class HTTPClient: Sendable {
 
     /// Maps a failed transfer to an ``HTTPError``.
     private func classify(_ code: CURLcode, transfer: CurlTransfer, request: HTTPRequest) -> HTTPError {
-        let kind: HTTPError.Kind
         switch code {
-        case CURLE_OPERATION_TIMEDOUT:
-            kind = .timeout
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            kind = .dns
-        case CURLE_COULDNT_CONNECT where osErrno() == ECONNREFUSED:
-            kind = .refused
         case CURLE_FILESIZE_EXCEEDED:
-            kind = .tooLarge(limit: transfer.limit)
+            return HTTPError(.tooLarge(limit: transfer.limit), url: request.url)
         case CURLE_WRITE_ERROR where transfer.exceededLimit:
-            kind = .tooLarge(limit: transfer.limit)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
-             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
-             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
-            kind = .tls(message(for: code, request: request))
+            return HTTPError(.tooLarge(limit: transfer.limit), url: request.url)
         default:
-            kind = .transport(code: Int(code.rawValue), message: message(for: code, request: request))
+            return HTTPError(curlCode: code, detail: message(for: code, request: request), osErrno: Int(osErrno()),
+                             url: request.url)
         }
-        return HTTPError(kind, url: request.url)
     }
 
     /// libcurl's detailed message for the last failure, else its generic one, with
     /// every secret header value of `request` blanked out.
     private func message(for code: CURLcode, request: HTTPRequest) -> String {
-        var text = String(cString: errorBuffer)
-        if text.isEmpty {
-            text = curl_easy_strerror(code).map { String(cString: $0) } ?? "CURLcode \(code.rawValue)"
-        }
+        var text = HTTPError.curlMessage(code, errorBuffer: errorBuffer)
         for secret in request.secretValues {
             text = text.replacing(secret, with: "<redacted>")
         }
-        return text.filter { !$0.isNewline }
+        return text
     }
 
     private func osErrno() -> Int32 {

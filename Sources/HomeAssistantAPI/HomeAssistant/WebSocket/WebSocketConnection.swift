@@ -325,35 +325,13 @@ final class WebSocketConnection {
     /// The same classes as ``HTTPClient`` gives a failed transfer.
     private static func classify(_ code: CURLcode, handle: UnsafeMutableRawPointer,
                                  errorBuffer: UnsafeMutablePointer<CChar>, url: String) -> HTTPError {
-        var detail = String(cString: errorBuffer)
-        if detail.isEmpty {
-            detail = curl_easy_strerror(code).map { String(cString: $0) } ?? "CURLcode \(code.rawValue)"
-        }
-        detail = detail.filter { !$0.isNewline }
         var osErrno = 0
         _ = cct_getinfo_long(handle, CURLINFO_OS_ERRNO, &osErrno)
-        switch code {
-        case CURLE_OPERATION_TIMEDOUT:
-            return HTTPError(.timeout, url: url)
-        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
-            return HTTPError(.dns, url: url)
-        case CURLE_COULDNT_CONNECT where osErrno == Int(ECONNREFUSED):
-            return HTTPError(.refused, url: url)
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
-             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CRL_BADFILE,
-             CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
-             CURLE_SSL_CLIENTCERT:
-            return HTTPError(.tls(detail), url: url)
-        default:
-            return HTTPError(.transport(code: Int(code.rawValue), message: detail), url: url)
-        }
+        return HTTPError(curlCode: code, detail: HTTPError.curlMessage(code, errorBuffer: errorBuffer), osErrno: osErrno, url: url)
     }
 
     private func message(for code: CURLcode) -> String {
-        let text = String(cString: errorBuffer)
-        if !text.isEmpty { return text.filter { !$0.isNewline } }
-        return curl_easy_strerror(code).map { String(cString: $0) } ?? "CURLcode \(code.rawValue)"
+        HTTPError.curlMessage(code, errorBuffer: errorBuffer)
     }
 
     private func error(_ kind: WebSocketError.Kind) -> WebSocketError {
