@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// cycletrack depends on nothing but the Swift toolchain and two Debian C libraries
-// (libsqlite3-dev, libcurl4-openssl-dev), reached through system-library targets.
+// cycletrack depends on nothing but the Swift toolchain and three Debian C libraries
+// (libsqlite3-dev, libcurl4-openssl-dev, libmicrohttpd-dev), reached through
+// system-library targets.
 let package = Package(
     name: "cycletrack",
     platforms: [.macOS(.v14)],
@@ -20,6 +21,12 @@ let package = Package(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // GNU libmicrohttpd, the history page's HTTP server: it faces a network.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // The domain, pure: no I/O, no clock.
         .target(name: "CycleCore"),
