@@ -54,10 +54,15 @@ let package = Package(
             name: "CycleService",
             dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI"]
         ),
+        // The history page: HTML and SVG from the history, served by libmicrohttpd.
+        .target(
+            name: "HistoryWeb",
+            dependencies: ["CycleCore", "CycleHistory", "CMicroHTTPD"]
+        ),
         // The command line: one type per command, help texts, exit codes, the demo.
         .target(
             name: "CycleCommands",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HistoryWeb"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
@@ -70,11 +75,11 @@ let package = Package(
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
         .testTarget(
             name: "CycleTrackTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"],
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"],
             // A Home Assistant configuration and custom components, copied for each test.
             exclude: ["Fixtures"]
         ),
