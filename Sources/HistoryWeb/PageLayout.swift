@@ -148,6 +148,9 @@ struct PageLayout {
         .figure{background:var(--soft);border-radius:10px;padding:.5rem .7rem}
         .figure b{display:block;font-size:1.1rem}
         .figure span{font-size:.78rem;color:var(--muted)}
+        .card.program{margin-top:1rem}
+        .card h2{margin-top:0}
+        form.filters button{justify-self:start;padding:.4rem 1.2rem}
         .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:.8rem}
         """
 }

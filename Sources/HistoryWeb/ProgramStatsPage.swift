@@ -93,7 +93,7 @@ struct ProgramStatsPage {
             return "<p class=\"muted\">No ended cycle yet.</p>"
         }
         let maxY = (points.map(\.y).max() ?? 1) * 1.1
-        let pad = max((lastX - firstX) * 0.05, 3_600)
+        let pad = max((lastX - firstX) * 0.05, 86_400)
         let frame = ChartFrame(width: 320, height: 180, xDomain: (firstX - pad)...(lastX + pad), yDomain: 0...max(maxY, 1))
         var svg = frame.open(label: "Durations of \(points.count) cycles over time")
         svg += frame.yGrid(ChartFrame.ticks(frame.yDomain, count: 4)) { "\(NumberText.plain($0))m" }
