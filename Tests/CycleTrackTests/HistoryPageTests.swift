@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CycleHistory
 @testable import HistoryWeb
+@testable import CycleService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -158,5 +159,19 @@ struct HistoryPageTests {
         #expect(allows(try ClientAllowList(["::1"]), v6("::1")))
         #expect(throws: HistoryServerError.self) { try ClientAllowList(["172.30.32.0/23"]) }
         #expect(throws: HistoryServerError.self) { try ClientAllowList(["supervisor"]) }
+    }
+
+    @Test("The http config keys: defaults, values, and refusals that name the key")
+    func configuration() throws {
+        let defaults = try ConfigurationLoader.parse(Data("{}".utf8), file: "c.json")
+        #expect(defaults.httpListen == "127.0.0.1" && defaults.httpPort == 8099 && defaults.httpAllow.isEmpty)
+        let set = try ConfigurationLoader.parse(Data(#"{"http": {"listen": "::", "port": 0, "allow": ["172.30.32.2", "::1"]}}"#.utf8), file: "c.json")
+        #expect(set.httpListen == "::" && set.httpPort == 0 && set.httpAllow == ["172.30.32.2", "::1"])
+        for (bad, key) in [(#"{"http": {"listen": "localhost"}}"#, "http.listen"), (#"{"http": {"port": 70000}}"#, "http.port"),
+                           (#"{"http": {"allow": ["172.30.32.0/23"]}}"#, "http.allow[0]"), (#"{"http": {"prot": 1}}"#, "http.prot")] {
+            #expect { try ConfigurationLoader.parse(Data(bad.utf8), file: "c.json") } throws: { error in
+                "\(error)".contains(key)
+            }
+        }
     }
 }
