@@ -33,9 +33,14 @@ struct CycleTimelinePage {
             ("Started", context.dateTime(cycle.startedAt)),
             (cycle.isOpen ? "Running for" : "Ran", TimeText.duration((cycle.endedAt ?? context.now).timeIntervalSince(cycle.startedAt))),
         ]
-        if let finish = cycle.firstPredictedFinish { figures.append(("First estimate", context.moment(finish))) }
+        // Times on the day the cycle started are shown as clock times.
+        let startDay = context.dateTime(cycle.startedAt).prefix(10)
+        func time(_ date: Date) -> String {
+            context.dateTime(date).prefix(10) == startDay ? context.clock(date) : context.dateTime(date)
+        }
+        if let finish = cycle.firstPredictedFinish { figures.append(("First estimate", time(finish))) }
         if let end = cycle.endedAt {
-            figures.append(("Ended", context.moment(end)))
+            figures.append(("Ended", time(end)))
             if cycle.outcome == .finished, let finish = cycle.firstPredictedFinish {
                 figures.append(("Estimate error", TimeText.signedDuration(end.timeIntervalSince(finish))))
             }
@@ -77,14 +82,20 @@ struct CycleTimelinePage {
             svg += "<text x=\"\(ChartFrame.n(frame.width / 2))\" y=\"\(ChartFrame.n(frame.top + frame.plotHeight / 2))\" text-anchor=\"middle\">no progress reported</text>"
         }
         svg += "<text x=\"\(ChartFrame.n(frame.left))\" y=\"12\">pushes</text>"
+        // Calls close together (a clear and the end) are stacked rather than drawn over each other.
+        var previous: (x: Double, row: Int)?
         for push in pushes {
-            let x = ChartFrame.n(frame.x(push.at.timeIntervalSince1970))
+            let position = frame.x(push.at.timeIntervalSince1970)
+            let row = previous.map { abs(position - $0.x) < 9 ? $0.row + 1 : 0 } ?? 0
+            previous = (position, row)
+            let x = ChartFrame.n(position)
+            let cy = ChartFrame.n(20 + Double(min(row, 3)) * 11)
             let held = push.status == .notSent
             let status = held ? "held back" : push.status.rawValue.replacing("_", with: " ")
             svg += "<g class=\"push-marker kind-\(push.kind.rawValue)\(held ? " held" : "")\" data-push-id=\"\(push.id)\" data-kind=\"\(push.kind.rawValue)\" data-status=\"\(push.status.rawValue)\">"
                 + "<title>\(HTML.escape("\(context.clock(push.at)) \(push.kind.rawValue) (\(status)): \(push.reason)"))</title>"
                 + "<line x1=\"\(x)\" x2=\"\(x)\" y1=\"24\" y2=\"\(ChartFrame.n(frame.plotBottom))\"/>"
-                + "<circle cx=\"\(x)\" cy=\"20\" r=\"5\"/></g>"
+                + "<circle cx=\"\(x)\" cy=\"\(cy)\" r=\"5\"/></g>"
         }
         return svg + "</svg>\n"
     }
@@ -110,7 +121,7 @@ struct CycleTimelinePage {
         }
         let actual = cycle.endedAt?.timeIntervalSince1970
         let values = points.map(\.y) + [actual].compactMap { $0 }
-        let low = (values.min() ?? 0) - 300, high = (values.max() ?? 0) + 300
+        let low = (values.min() ?? 0) - 120, high = (values.max() ?? 0) + 120
         if let last = points.last, let until = actual ?? Optional(domain.upperBound), until > last.x {
             points.append((until, last.y))
         }
@@ -123,10 +134,10 @@ struct CycleTimelinePage {
         if let actual {
             let y = ChartFrame.n(frame.y(actual))
             svg += "<line class=\"actual\" x1=\"\(ChartFrame.n(frame.left))\" x2=\"\(ChartFrame.n(frame.width - frame.right))\" y1=\"\(y)\" y2=\"\(y)\"/>"
-            svg += "<text x=\"\(ChartFrame.n(frame.width - frame.right - 4))\" y=\"\(y)\" dy=\"-5\" text-anchor=\"end\">actual end \(context.clock(Date(timeIntervalSince1970: actual)))</text>"
         }
         svg += "<path class=\"estimate\" d=\"\(frame.path(points, steps: true))\"/>"
-        return svg + "</svg>\n"
+        let ended = actual.map { "; dashed: the actual end, \(context.clock(Date(timeIntervalSince1970: $0)))" } ?? ""
+        return svg + "</svg>\n<div class=\"legend\"><span>the finish time Home Assistant predicted at each moment\(ended)</span></div>\n"
     }
 
     private func pushTable(_ pushes: [PushRecord]) -> String {
