@@ -36,7 +36,9 @@ struct HistoryServerTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         try #require(connected == 0)
+        let sent = DispatchSemaphore(value: 0)
         let sender = Thread {
+            defer { sent.signal() }
             var offset = 0
             request.withUnsafeBytes { bytes in
                 while offset < bytes.count {
@@ -54,6 +56,9 @@ struct HistoryServerTests {
             if count <= 0 { break }
             response += buffer[0..<count]
         }
+        // The sender must be done with the descriptor before it is closed and reused.
+        shutdown(socket, Int32(SHUT_RDWR))
+        sent.wait()
         let text = String(decoding: response, as: UTF8.self)
         let status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
         return (status, text)
