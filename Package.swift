@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// cycletrack depends on nothing but the Swift toolchain and two Debian C libraries
-// (libsqlite3-dev, libcurl4-openssl-dev), reached through system-library targets.
+// cycletrack depends on nothing but the Swift toolchain and three Debian C libraries
+// (libsqlite3-dev, libcurl4-openssl-dev, libmicrohttpd-dev), reached through
+// system-library targets.
 let package = Package(
     name: "cycletrack",
     platforms: [.macOS(.v14)],
@@ -20,6 +21,12 @@ let package = Package(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // GNU libmicrohttpd, the history page's HTTP server: it faces a network.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // The domain, pure: no I/O, no clock.
         .target(name: "CycleCore"),
@@ -47,10 +54,15 @@ let package = Package(
             name: "CycleService",
             dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI"]
         ),
+        // The history page: HTML and SVG from the history, served by libmicrohttpd.
+        .target(
+            name: "HistoryWeb",
+            dependencies: ["CycleCore", "CycleHistory", "CMicroHTTPD"]
+        ),
         // The command line: one type per command, help texts, exit codes, the demo.
         .target(
             name: "CycleCommands",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HistoryWeb"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
@@ -63,11 +75,11 @@ let package = Package(
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
         .testTarget(
             name: "CycleTrackTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"],
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"],
             // A Home Assistant configuration and custom components, copied for each test.
             exclude: ["Fixtures"]
         ),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the two Debian libraries cycletrack builds against, if they are missing.
+# Installs the three Debian libraries cycletrack builds against, if they are missing.
 set -euo pipefail
-packages=(libsqlite3-dev libcurl4-openssl-dev)
+packages=(libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

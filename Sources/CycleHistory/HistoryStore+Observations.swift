@@ -55,6 +55,19 @@ extension HistoryStore {
         }
     }
 
+    /// The appliance's newest observation with the full state at that point, if any:
+    /// what the history page shows as the appliance's state now.
+    public func lastObservation(applianceID: String) throws(StoreError) -> ObservationRecord? {
+        try perform("reading the last observation of '\(applianceID)'") { () throws(SQLiteError) in
+            guard let last = try connection.firstRow(
+                "SELECT max(id) FROM observations WHERE appliance_id = ?1", [applianceID], { $0.optionalInt64(0) }
+            ), let last else { return nil }
+            var newest: ObservationRecord?
+            try replay(applianceID: applianceID, through: last, startingAtOrBefore: last) { newest = $0 }
+            return newest
+        }
+    }
+
     /// What is remembered of the appliance's last observation, rebuilt from the
     /// database the first time it is needed.
     private func observationState(of applianceID: String) throws(StoreError) -> ApplianceObservationState {

@@ -251,7 +251,15 @@ struct DeployTests {
             "target": "[]",
             "texts": "{}",
             "appliances": "[]",
+            // Not the loader's defaults on purpose: in the add-on the page is the ingress
+            // page, reached only through the Supervisor's proxy on the add-on's network.
+            "http.listen": "0.0.0.0",
+            "http.port": String(defaults.httpPort),
+            "http.allow": "[172.30.32.2]",
         ])
+        #expect(defaults.httpListen == "127.0.0.1" && defaults.httpAllow.isEmpty)
+        let ingressPort = try #require(try addOnConfig()["ingress_port"])
+        #expect(ingressPort == .scalar(String(defaults.httpPort)), "ingress_port is the page's port")
     }
 
     @Test("An appliance entry needs only its id: every other key is optional, and nothing is nested")

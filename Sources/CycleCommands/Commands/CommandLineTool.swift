@@ -22,6 +22,7 @@ public enum CommandLineTool {
           replay   feed a recorded trace through the planner and print the calls it makes
           query    cycle history, newest first
           stats    durations, finish-time error, pushes per cycle, energy
+          serve    the history page alone, over a history file (run serves it too)
           demo     the whole service against simulated appliances, no HA needed
 
         'cycletrack <command> --help' shows a command's options.
@@ -49,6 +50,7 @@ public enum CommandLineTool {
             case "check": return try await CheckCommand(arguments: rest, environment: environment).run()
             case "replay": return try ReplayCommand(arguments: rest, environment: environment).run()
             case "demo": return try await DemoCommand(arguments: rest, environment: environment).run()
+            case "serve": return try await ServeCommand(arguments: rest, environment: environment).run()
             case "query":
                 let command = try QueryCommand(arguments: rest, environment: environment, programName: { ProgramName.readable($0) })
                 emit(try command.run(now: Date()))
@@ -58,7 +60,7 @@ public enum CommandLineTool {
                 emit(try command.run(now: Date()))
                 return ExitCode.ok.rawValue
             default:
-                return fail(.usage("unknown command '\(name)'; commands: run, check, replay, query, stats, demo"))
+                return fail(.usage("unknown command '\(name)'; commands: run, check, replay, query, stats, serve, demo"))
             }
         } catch {
             return fail(error)
@@ -116,6 +118,7 @@ public enum CommandLineTool {
 
             Counts, duration (median, p90), finish-time estimate error, pushes per cycle, energy.
             """,
+        "serve": ServeCommand.help,
         "demo": """
             usage: cycletrack demo [--db FILE] [--speed N]
 

@@ -2,6 +2,7 @@ import CycleHistory
 import HomeAssistantAPI
 import CycleService
 import CycleCore
+import HistoryWeb
 import FoundationEssentials
 
 /// `cycletrack run`: the service. Runs until SIGTERM or SIGINT, then lets the call in
@@ -69,6 +70,17 @@ struct RunCommand {
         } catch {
             throw .config(error.description)
         }
+        // The history page runs beside the service on its own thread and its own read-only
+        // connections; when it can't start (a port in use), the service runs on without it.
+        var page: HistoryServer?
+        if config.httpPort > 0 {
+            let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort), allow: config.httpAllow)
+            do {
+                page = try ServeCommand.startPage(settings, database: database, log: log)
+            } catch {
+                log.warning("history_page_failed", ["error": error.description, "action": "running without the history page"])
+            }
+        }
         let service = Task { await runner.run() }
         let watcher = Task {
             for await number in signals.received {
@@ -80,6 +92,7 @@ struct RunCommand {
         }
         await service.value
         watcher.cancel()
+        page?.stop()
         withExtendedLifetime(lock) {}
         return ExitCode.ok.rawValue
     }

@@ -26,6 +26,11 @@ public struct Configuration: Sendable {
     public var target: [String]?
     public var texts = Texts()
     public var appliances: [ApplianceConfiguration] = []
+    /// The history page (docs/INTERFACES.md, "The history page"): the address it listens
+    /// on, its port (0: no page), and the client addresses it answers (empty: all).
+    public var httpListen = "127.0.0.1"
+    public var httpPort = 8099
+    public var httpAllow: [String] = []
 
     public init(source: String) {
         self.source = source

@@ -2,11 +2,17 @@ import CycleHistory
 import HomeAssistantAPI
 import CycleCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds and reads the configuration file: `--config`, then `$CYCLETRACK_CONFIG`, then
 /// `./cycletrack.json`, then `/data/options.json` (the Home Assistant add-on's options).
 public enum ConfigurationLoader {
-    static let topKeys = ["home_assistant", "database", "updates", "poll", "supernotify", "discover", "entities", "target", "texts", "appliances"]
+    static let topKeys = [
+        "home_assistant", "database", "updates", "poll", "supernotify", "discover", "entities", "target", "texts",
+        "appliances", "http",
+    ]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
@@ -27,7 +33,7 @@ public enum ConfigurationLoader {
     public static var knownKeys: Set<String> {
         var keys = Set(topKeys)
         keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "poll.active_seconds", "poll.idle_seconds",
-                        "supernotify.mobile_deliveries", "supernotify.daily_push_limit"])
+                        "supernotify.mobile_deliveries", "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
@@ -101,6 +107,17 @@ public enum ConfigurationLoader {
                 throw top.invalid("updates", "expects \"events\" or \"poll\", found \"\(updates)\"")
             }
             config.updates = mode
+        }
+        if let http = try top.object("http", allowed: ["listen", "port", "allow"]) {
+            config.httpListen = try http.string("listen") ?? config.httpListen
+            if !isIPAddress(config.httpListen) {
+                throw http.invalid("listen", "expects an IP address like 127.0.0.1, 0.0.0.0 or ::, found \"\(config.httpListen)\"")
+            }
+            config.httpPort = try http.int("port", in: 0...65535) ?? config.httpPort
+            config.httpAllow = try http.stringList("allow") ?? config.httpAllow
+            for (index, address) in config.httpAllow.enumerated() where !isIPAddress(address) {
+                throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
+            }
         }
         config.discover = try top.bool("discover") ?? true
         config.entities = try top.bool("entities") ?? true
@@ -260,6 +277,13 @@ public enum ConfigurationLoader {
     /// `[A-Za-z0-9_-]{1,50}`.
     public static func isValidID(_ id: String) -> Bool {
         (1...50).contains(id.count) && id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
+    }
+
+    /// An IPv4 or IPv6 address literal (`127.0.0.1`, `::1`).
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     /// `domain.object_id` with HA's characters.

@@ -1,31 +1,28 @@
-import CycleHistory
-import HomeAssistantAPI
-import CycleService
 import CycleCore
 import FoundationEssentials
 
-/// The numbers `stats` shows for one group of cycles.
-struct CycleStatistics: Equatable {
+/// The numbers `stats` and the history page show for one group of cycles.
+public struct CycleStatistics: Equatable, Sendable {
     /// Every cycle in the group, open ones included.
-    var cycles: Int
+    public var cycles: Int
     /// Cycles that ended `finished`.
-    var finished: Int
+    public var finished: Int
     /// Median and 90th percentile (nearest rank) of the durations of ended cycles, seconds.
-    var medianDuration: TimeInterval?
-    var p90Duration: TimeInterval?
+    public var medianDuration: TimeInterval?
+    public var p90Duration: TimeInterval?
     /// Median of (actual end − first predicted finish), seconds, over finished cycles
     /// that had a prediction. Positive: the cycle ran over its first estimate;
     /// negative: it finished early.
-    var medianEstimateError: TimeInterval?
+    public var medianEstimateError: TimeInterval?
     /// Median and maximum of the calls per cycle.
-    var medianPushes: Double?
-    var maxPushes: Int?
+    public var medianPushes: Double?
+    public var maxPushes: Int?
     /// Median and total of the energy per cycle, kWh, over cycles where it was recorded.
-    var medianEnergy: Double?
-    var totalEnergy: Double?
+    public var medianEnergy: Double?
+    public var totalEnergy: Double?
 
     /// The figures of a group gathered as the rows stream by, with nothing else kept.
-    struct Accumulator {
+    public struct Accumulator: Sendable {
         fileprivate var cycles = 0
         fileprivate var finished = 0
         fileprivate var durations: [Double] = []
@@ -33,7 +30,9 @@ struct CycleStatistics: Equatable {
         fileprivate var pushes: [Double] = []
         fileprivate var energy: [Double] = []
 
-        mutating func add(_ cycle: CycleFigures) {
+        public init() {}
+
+        public mutating func add(_ cycle: CycleFigures) {
             cycles += 1
             if cycle.finished { finished += 1 }
             if let duration = cycle.duration { durations.append(duration) }
@@ -43,7 +42,7 @@ struct CycleStatistics: Equatable {
         }
     }
 
-    init(_ group: Accumulator) {
+    public init(_ group: Accumulator) {
         cycles = group.cycles
         finished = group.finished
         let durations = group.durations.sorted()
@@ -59,9 +58,9 @@ struct CycleStatistics: Equatable {
     }
 
     /// The middle value; the mean of the two middle values for an even count.
-    static func median(_ values: [Double]) -> Double? { median(sorted: values.sorted()) }
+    public static func median(_ values: [Double]) -> Double? { median(sorted: values.sorted()) }
 
-    static func median(sorted: [Double]) -> Double? {
+    public static func median(sorted: [Double]) -> Double? {
         guard !sorted.isEmpty else { return nil }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
@@ -69,9 +68,9 @@ struct CycleStatistics: Equatable {
 
     /// The nearest-rank percentile: the smallest value with at least `percent`% of
     /// the values at or below it (rank ⌈percent/100 × n⌉).
-    static func nearestRank(_ percent: Int, of values: [Double]) -> Double? { nearestRank(percent, ofSorted: values.sorted()) }
+    public static func nearestRank(_ percent: Int, of values: [Double]) -> Double? { nearestRank(percent, ofSorted: values.sorted()) }
 
-    static func nearestRank(_ percent: Int, ofSorted sorted: [Double]) -> Double? {
+    public static func nearestRank(_ percent: Int, ofSorted sorted: [Double]) -> Double? {
         guard !sorted.isEmpty else { return nil }
         let rank = (percent * sorted.count + 99) / 100
         return sorted[max(rank, 1) - 1]

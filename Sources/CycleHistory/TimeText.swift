@@ -1,26 +1,23 @@
-import CycleHistory
-import HomeAssistantAPI
-import CycleService
 import CycleCore
 import FoundationEssentials
 
-/// How `query` and `stats` write times and durations.
-enum TimeText {
+/// How `query`, `stats` and the history page write times and durations.
+public enum TimeText {
     /// `2026-11-02 08:02` in `timeZone`, for the table.
-    static func local(_ date: Date, timeZone: TimeZone) -> String {
+    public static func local(_ date: Date, timeZone: TimeZone) -> String {
         let parts = components(date, timeZone: timeZone)
         return "\(pad(parts.year, 4))-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute))"
     }
 
     /// `2026-11-02T08:02:00Z`, whole seconds (truncated), for JSON and CSV.
-    static func isoUTC(_ date: Date) -> String {
+    public static func isoUTC(_ date: Date) -> String {
         let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         let parts = components(whole, timeZone: .gmt)
         return "\(pad(parts.year, 4))-\(pad(parts.month))-\(pad(parts.day))T\(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second))Z"
     }
 
     /// The ISO week of `date` in `timeZone`: `2026-W45`.
-    static func isoWeek(_ date: Date, timeZone: TimeZone) -> String {
+    public static func isoWeek(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
@@ -29,19 +26,19 @@ enum TimeText {
 
     /// `2 h 14 min`, `45 min`, `2 h`: rounded down to the minute, as the end notification
     /// says it (the core's `DurationText`, with the default units).
-    static func duration(_ seconds: TimeInterval) -> String {
+    public static func duration(_ seconds: TimeInterval) -> String {
         let text = DurationText.format(seconds: abs(seconds), texts: Texts())
         return seconds <= -60 ? "-" + text : text
     }
 
     /// `+4 min`, `-12 min`, `0 min`, `+1 h 5 min`: a signed difference.
-    static func signedDuration(_ seconds: TimeInterval) -> String {
+    public static func signedDuration(_ seconds: TimeInterval) -> String {
         let text = duration(seconds)
         return text.hasPrefix("-") || text == "0 min" ? text : "+" + text
     }
 
     /// `value` with exactly `decimals` digits after the point (`0.82`, `12.00`).
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    public static func fixed(_ value: Double, decimals: Int) -> String {
         NumberText.fixed(value, decimals: decimals)
     }
 

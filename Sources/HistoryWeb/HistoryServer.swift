@@ -1,0 +1,172 @@
+import CMicroHTTPD
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The history page's HTTP server: GNU libmicrohttpd with its own polling thread,
+/// answering each request with `respond` on that thread, one request at a time.
+///
+/// Faces a network, so it is bounded: a few connections at once, a small memory pool
+/// per connection (a request whose headers don't fit gets libmicrohttpd's 431), an idle
+/// timeout, only GET and HEAD, and clients outside `allow` refused at accept time.
+public final class HistoryServer: Sendable {
+    /// Where and how it listens.
+    public struct Settings: Sendable {
+        /// An IPv4 or IPv6 address literal: `127.0.0.1` (the default), `0.0.0.0`, `::`.
+        public var listen: String
+        /// 1...65535; 0 lets the kernel pick a free port (tests), read back in `port`.
+        public var port: UInt16
+        /// The client addresses allowed; empty allows every client.
+        public var allow: [String]
+        /// Connections served at once; more wait in the kernel's backlog.
+        public var connectionLimit = 16
+        /// Bytes per connection for the request line, headers and buffers.
+        public var connectionMemory = 32 * 1024
+        /// Seconds an idle connection is kept.
+        public var timeoutSeconds = 15
+
+        public init(listen: String = "127.0.0.1", port: UInt16, allow: [String] = []) {
+            self.listen = listen
+            self.port = port
+            self.allow = allow
+        }
+    }
+
+    /// What the request handler and the accept policy see, handed to libmicrohttpd as
+    /// its context pointer and kept alive until the daemon has stopped.
+    final class Context: Sendable {
+        let allow: ClientAllowList
+        let respond: @Sendable (HistoryRequest) -> HistoryResponse
+        let served: (@Sendable (HistoryRequest, Int) -> Void)?
+
+        init(allow: ClientAllowList, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
+             served: (@Sendable (HistoryRequest, Int) -> Void)?) {
+            self.allow = allow
+            self.respond = respond
+            self.served = served
+        }
+    }
+
+    /// The port it listens on (the kernel's choice when `Settings.port` was 0).
+    public let port: UInt16
+    /// The address it listens on, as configured.
+    public let listen: String
+    /// The running daemon's address (0 once stopped): an integer, because the pointer
+    /// itself isn't `Sendable`; only `stop()` uses it, once.
+    private let daemon: Mutex<Int>
+    private let context: Context
+
+    /// Starts listening and serving at once.
+    /// - Parameters:
+    ///   - respond: writes the response to a request; called on the server's thread.
+    ///   - served: told of each request answered and its status (for a log line).
+    public init(_ settings: Settings, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
+                served: (@Sendable (HistoryRequest, Int) -> Void)? = nil) throws(HistoryServerError) {
+        let allow = try ClientAllowList(settings.allow)
+        let context = Context(allow: allow, respond: respond, served: served)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
+        let address: UnsafeMutableRawPointer
+        let family: Int32
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, settings.listen, &v4) == 1 {
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = settings.port.bigEndian
+            socketAddress.sin_addr = v4
+            address = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<sockaddr_in>.size, alignment: MemoryLayout<sockaddr_in>.alignment)
+            address.storeBytes(of: socketAddress, as: sockaddr_in.self)
+            family = AF_INET
+        } else if inet_pton(AF_INET6, settings.listen, &v6) == 1 {
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = settings.port.bigEndian
+            socketAddress.sin6_addr = v6
+            address = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<sockaddr_in6>.size, alignment: MemoryLayout<sockaddr_in6>.alignment)
+            address.storeBytes(of: socketAddress, as: sockaddr_in6.self)
+            family = AF_INET6
+            flags |= MHD_USE_IPv6.rawValue
+        } else {
+            throw HistoryServerError("http.listen expects an IP address like 127.0.0.1, 0.0.0.0 or ::, got '\(settings.listen)'")
+        }
+        defer { address.deallocate() }
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: settings.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: settings.connectionMemory, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: settings.timeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: address),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
+        errno = 0
+        let started = options.withUnsafeMutableBufferPointer { items in
+            cct_mhd_start(flags, settings.port, Self.acceptPolicy, pointer, Self.handleRequest, pointer, items.baseAddress)
+        }
+        guard let started else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
+            let shown = family == AF_INET6 ? "[\(settings.listen)]" : settings.listen
+            throw HistoryServerError("cannot listen on \(shown):\(settings.port) for the history page (\(reason))")
+        }
+        self.context = context
+        self.listen = settings.listen
+        self.port = cct_mhd_bound_port(started)
+        self.daemon = Mutex(Int(bitPattern: started))
+    }
+
+    /// Stops listening, closes the connections and waits for the server's thread; a
+    /// request being answered is finished first. A second call does nothing.
+    public func stop() {
+        let running = daemon.withLock { daemon in
+            let running = daemon
+            daemon = 0
+            return running
+        }
+        if let pointer = OpaquePointer(bitPattern: running) { MHD_stop_daemon(pointer) }
+        withExtendedLifetime(context) {}
+    }
+
+    deinit { stop() }
+
+    // MARK: libmicrohttpd callbacks
+
+    private static let acceptPolicy: MHD_AcceptPolicyCallback = { pointer, address, length in
+        guard let pointer, let address else { return .NO }
+        let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+        return context.allow.allows(address, length: length) ? .YES : .NO
+    }
+
+    private static let handleRequest: MHD_AccessHandlerCallback = { pointer, connection, url, method, _, _, _, _ in
+        guard let pointer, let connection else { return .NO }
+        let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+        var arguments: [String: String] = [:]
+        withUnsafeMutablePointer(to: &arguments) { arguments in
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { pointer, _, key, value in
+                guard let pointer, let key else { return .YES }
+                let arguments = pointer.assumingMemoryBound(to: [String: String].self)
+                let name = String(cString: key)
+                if arguments.pointee[name] == nil { arguments.pointee[name] = value.map { String(cString: $0) } ?? "" }
+                return .YES
+            }, arguments)
+        }
+        let ingress = MHD_lookup_connection_value(connection, .HEADER_KIND, "X-Ingress-Path").map { String(cString: $0) }
+        let request = HistoryRequest(
+            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
+            query: arguments, ingressPath: ingress)
+        // Answered on the first call, with the headers: a GET or HEAD has no body to wait for,
+        // and any other method is refused without reading one.
+        let answer = context.respond(request)
+        var body = Array(answer.body.utf8)
+        guard let response = body.withUnsafeMutableBytes({ bytes in
+            MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, .RESPMEM_MUST_COPY)
+        }) else { return .NO }
+        defer { MHD_destroy_response(response) }
+        _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
+        for header in HistoryResponse.standardHeaders + answer.headers {
+            _ = MHD_add_response_header(response, header.name, header.value)
+        }
+        let queued = MHD_queue_response(connection, UInt32(answer.status), response)
+        context.served?(request, answer.status)
+        return queued
+    }
+}

@@ -1,0 +1,127 @@
+import CycleCore
+import CycleHistory
+import FoundationEssentials
+
+/// The history page's pages, by path, rendered from the history file: `./` (the
+/// appliances now), `cycles`, `cycle?id=N` and `programs`. Each request opens the file
+/// read-only with its own connection and closes it when the page is written: in WAL a
+/// reader never blocks `run`'s writes, and nothing is cached between requests.
+///
+/// Whatever isn't one of these pages, with arguments of the right form, is refused with
+/// a 4xx and a short message; a history that isn't there (yet) is a 503.
+public struct HistorySite: Sendable {
+    public let databasePath: String
+    public let timeZone: TimeZone
+
+    /// The longest path and ingress prefix accepted.
+    static let maximumPathLength = 256
+
+    public init(databasePath: String, timeZone: TimeZone = .current) {
+        self.databasePath = databasePath
+        self.timeZone = timeZone
+    }
+
+    public func respond(to request: HistoryRequest, now: Date = Date()) -> HistoryResponse {
+        var layout = PageLayout(base: nil)
+        do throws(PageError) {
+            guard request.method == "GET" || request.method == "HEAD" else {
+                throw PageError(status: 405, message: "the history page is read-only: GET or HEAD, not \(PageQuery.shown(request.method))")
+            }
+            if let prefix = request.ingressPath {
+                layout.base = try Self.ingressBase(prefix)
+            }
+            let page = try Self.page(request.path)
+            let query = PageQuery(arguments: request.query, timeZone: timeZone)
+            // The arguments are checked before the file is opened.
+            let prepared: (HistoryStore, PageContext) throws(PageError) -> (String, PageLayout.Section?, String)
+            switch page {
+            case .now:
+                prepared = { store, context throws(PageError) in
+                    ("Appliances", .now, try Self.reading { () throws(StoreError) in try AppliancesPage(context: context).render(store) })
+                }
+            case .cycles:
+                let fields = try CycleListPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query).fields()
+                prepared = { store, context throws(PageError) in
+                    ("Cycles", .cycles, try Self.reading { () throws(StoreError) in
+                        try CycleListPage(context: context, query: query).render(store, fields: fields)
+                    })
+                }
+            case .cycle:
+                guard let id = try query.integer("id", in: 1...Int64.max) else { throw .badRequest("'id' is required: cycle?id=N") }
+                prepared = { store, context throws(PageError) in
+                    guard let cycle = try Self.reading({ () throws(StoreError) in try store.cycle(id: id) }) else {
+                        throw .notFound("there is no cycle \(id) in the history")
+                    }
+                    return ("Cycle \(id)", nil, try Self.reading { () throws(StoreError) in
+                        try CycleTimelinePage(context: context).render(store, cycle: cycle)
+                    })
+                }
+            case .programs:
+                let statsPage = ProgramStatsPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query)
+                let appliance = try statsPage.appliance()
+                prepared = { store, context throws(PageError) in
+                    ("Programs", .programs, try Self.reading { () throws(StoreError) in
+                        try ProgramStatsPage(context: context, query: query).render(store, appliance: appliance)
+                    })
+                }
+            }
+            let store: HistoryStore
+            do {
+                store = try HistoryStore(path: databasePath, mode: .readOnly)
+            } catch {
+                throw PageError(status: 503, message: "the history can't be read yet: \(error.description)")
+            }
+            let names = try Self.reading { () throws(StoreError) in try store.applianceNames() }
+            let (title, section, body) = try prepared(store, PageContext(now: now, timeZone: timeZone, names: names))
+            return HistoryResponse(status: 200, body: layout.document(title: title, section: section, body: body))
+        } catch {
+            let headers: [(name: String, value: String)] = error.status == 405 ? [("Allow", "GET, HEAD")] : []
+            return HistoryResponse(status: error.status, body: layout.errorDocument(error), headers: headers)
+        }
+    }
+
+    enum Page {
+        case now, cycles, cycle, programs
+    }
+
+    static func page(_ path: String) throws(PageError) -> Page {
+        guard path.hasPrefix("/"), path.utf8.count <= maximumPathLength else {
+            throw .badRequest("expected a path like /cycles, got '\(PageQuery.shown(path))'")
+        }
+        guard !path.contains(".."), !path.contains("//"), !path.contains("\\") else {
+            throw .badRequest("the path '\(PageQuery.shown(path))' has '..', '//' or '\\' in it")
+        }
+        switch path {
+        case "/", "/index.html": return .now
+        case "/cycles": return .cycles
+        case "/cycle": return .cycle
+        case "/programs": return .programs
+        default: throw .notFound("there is no page \(PageQuery.shown(path)); the pages are ./, cycles, cycle?id=N and programs")
+        }
+    }
+
+    /// The `<base href>` for an `X-Ingress-Path` prefix (`/api/hassio_ingress/abc` →
+    /// `/api/hassio_ingress/abc/`); a prefix that isn't a plain path is a 400.
+    static func ingressBase(_ prefix: String) throws(PageError) -> String {
+        let allowed = prefix.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"): true
+            default: false
+            }
+        }
+        guard prefix.hasPrefix("/"), prefix.utf8.count <= maximumPathLength, allowed, !prefix.contains(".."), !prefix.contains("//") else {
+            throw .badRequest("X-Ingress-Path expects a path like /api/hassio_ingress/TOKEN, got '\(PageQuery.shown(prefix))'")
+        }
+        return prefix.hasSuffix("/") ? prefix : prefix + "/"
+    }
+
+    /// Runs a read, turning a store failure into a 503 that says what went wrong.
+    static func reading<T>(_ body: () throws(StoreError) -> T) throws(PageError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw PageError(status: 503, message: "the history can't be read: \(error.description)")
+        }
+    }
+}

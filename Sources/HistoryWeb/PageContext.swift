@@ -1,0 +1,37 @@
+import CycleCore
+import CycleHistory
+import FoundationEssentials
+
+/// What every page needs besides the store: the clock reading of the request, the
+/// zone times are shown in, and the appliances' names.
+struct PageContext {
+    var now: Date
+    var timeZone: TimeZone
+    /// Appliance id → name, from the store.
+    var names: [String: String]
+
+    func name(of applianceID: String) -> String { names[applianceID] ?? applianceID }
+
+    func program(_ key: String?) -> String { key.map(ProgramName.readable) ?? "—" }
+
+    /// `2026-11-02 09:00`.
+    func dateTime(_ date: Date) -> String { TimeText.local(date, timeZone: timeZone) }
+
+    /// `09:00`.
+    func clock(_ date: Date) -> String { String(TimeText.local(date, timeZone: timeZone).suffix(5)) }
+
+    /// `09:00` today, else `2026-11-02 09:00`.
+    func moment(_ date: Date) -> String {
+        let day = TimeText.local(date, timeZone: timeZone).prefix(10)
+        return day == TimeText.local(now, timeZone: timeZone).prefix(10) ? clock(date) : dateTime(date)
+    }
+
+    /// `0.82 kWh`.
+    static func energy(_ kWh: Double) -> String { TimeText.fixed(kWh, decimals: 2) + " kWh" }
+
+    /// The state pill of a cycle: its outcome, or `running`.
+    static func stateTag(_ cycle: CycleRecord) -> String {
+        let state = cycle.outcome?.rawValue ?? "running"
+        return "<span class=\"state \(state)\">\(state)</span>"
+    }
+}
