@@ -7,6 +7,22 @@ import FoundationEssentials
 /// `cycletrack check`: is everything in place to run? Prints one row per item and the
 /// appliances it would track; exit 0 only when all is well (69 when HA can't be reached).
 struct CheckCommand {
+    static let help = """
+        usage: cycletrack check [--config FILE] [--format table|json]
+
+        Validates the configuration, reaches Home Assistant and confirms: the token, the
+        HA version, that supernotify.notify exists, that the deliveries named in
+        supernotify.mobile_deliveries are Supernotify deliveries (where Supernotify can
+        say), and that each configured entity exists. Then lists the appliances it would
+        track. Exit 0 only when all is well, 1 when something failed, 69 when Home
+        Assistant can't be reached.
+
+          --config FILE        the configuration (found as 'run' finds it)
+          --format table|json  table (default), or one JSON object for scripts:
+                               {"ok": ..., "checks": [{"check","result","detail"}], "appliances": [...]}
+
+        """
+
     var configPath: String?
     let environment: [String: String]
 

@@ -7,8 +7,8 @@ import FoundationEssentials
 /// How `query` and `stats` write times and durations.
 enum TimeText {
     /// `2026-11-02 08:02` in `timeZone`, for the table.
-    static func local(_ date: Date, timeZone: TimeZone) -> String {
-        let parts = components(date, timeZone: timeZone)
+    static func local(_ date: Date, timeZone: LocalTimeZone) -> String {
+        let parts = components(date, timeZone: timeZone.timeZone(for: date))
         return "\(pad(parts.year, 4))-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute))"
     }
 
@@ -20,9 +20,9 @@ enum TimeText {
     }
 
     /// The ISO week of `date` in `timeZone`: `2026-W45`.
-    static func isoWeek(_ date: Date, timeZone: TimeZone) -> String {
+    static func isoWeek(_ date: Date, timeZone: LocalTimeZone) -> String {
         var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = timeZone
+        calendar.timeZone = timeZone.timeZone(for: date)
         let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
         return "\(pad(parts.yearForWeekOfYear ?? 0, 4))-W\(pad(parts.weekOfYear ?? 0))"
     }

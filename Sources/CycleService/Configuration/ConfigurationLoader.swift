@@ -6,7 +6,7 @@ import FoundationEssentials
 /// Finds and reads the configuration file: `--config`, then `$CYCLETRACK_CONFIG`, then
 /// `./cycletrack.json`, then `/data/options.json` (the Home Assistant add-on's options).
 public enum ConfigurationLoader {
-    static let topKeys = ["home_assistant", "database", "poll", "supernotify", "discover", "target", "texts", "appliances"]
+    static let topKeys = ["home_assistant", "database", "history", "poll", "supernotify", "discover", "target", "texts", "appliances"]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
@@ -26,7 +26,7 @@ public enum ConfigurationLoader {
     /// add-on's options schema is checked against this list.
     public static var knownKeys: Set<String> {
         var keys = Set(topKeys)
-        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "poll.active_seconds", "poll.idle_seconds",
+        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "history.keep_days", "poll.active_seconds", "poll.idle_seconds",
                         "supernotify.mobile_deliveries", "supernotify.daily_push_limit"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
@@ -87,6 +87,9 @@ public enum ConfigurationLoader {
             }
         }
         config.database = try top.string("database")
+        if let history = try top.object("history", allowed: ["keep_days"]) {
+            config.keepDays = try history.int("keep_days", in: 1...36_500)
+        }
         if let poll = try top.object("poll", allowed: ["active_seconds", "idle_seconds"]) {
             config.pollActiveSeconds = try poll.number("active_seconds", in: 1...3600) ?? config.pollActiveSeconds
             config.pollIdleSeconds = try poll.number("idle_seconds", in: 1...3600) ?? config.pollIdleSeconds
