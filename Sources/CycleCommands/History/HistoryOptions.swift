@@ -74,9 +74,8 @@ struct HistoryOptions: Sendable {
 
     /// The cycles these options select. `--program` matches a program key or its
     /// readable name (what the table shows), as a substring ignoring case.
-    func filter(now: Date, timeZone: LocalTimeZone, store: HistoryStore, programName: (String) -> String,
+    func filter(range: (since: Date?, until: Date?), store: HistoryStore, programName: (String) -> String,
                 limit: Int? = nil) throws(CommandError) -> CycleFilter {
-        let range = try range(now: now, timeZone: timeZone)
         var filter = CycleFilter(applianceID: applianceID, since: range.since, until: range.until, outcome: outcome,
                                  limit: limit, source: source)
         if let program {

@@ -77,8 +77,9 @@ public struct QueryCommand: Sendable {
     /// a bad time, 66 for a missing database, 78 for one that can't be read.
     public func run(now: Date) throws(CommandError) -> String {
         if showHelp { return Self.help }
+        let range = try options.range(now: now, timeZone: timeZone)
         let store = try options.openStore()
-        let filter = try options.filter(now: now, timeZone: timeZone, store: store, programName: programName, limit: limit)
+        let filter = try options.filter(range: range, store: store, programName: programName, limit: limit)
         let cycles = try HistoryOptions.read(store) { () throws(StoreError) in try store.cycles(matching: filter) }
         switch options.format {
         case .table:

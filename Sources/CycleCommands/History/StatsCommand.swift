@@ -66,8 +66,9 @@ public struct StatsCommand: Sendable {
     /// a bad time, 66 for a missing database, 78 for one that can't be read.
     public func run(now: Date) throws(CommandError) -> String {
         if showHelp { return Self.help }
+        let range = try options.range(now: now, timeZone: timeZone)
         let store = try options.openStore()
-        let filter = try options.filter(now: now, timeZone: timeZone, store: store, programName: programName)
+        let filter = try options.filter(range: range, store: store, programName: programName)
         var accumulators: [String?: CycleStatistics.Accumulator] = [:]
         do {
             let readKey: CycleFigures.Grouping = switch grouping {

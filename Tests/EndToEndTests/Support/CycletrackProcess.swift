@@ -75,6 +75,7 @@ final class CycletrackProcess: @unchecked Sendable {
     }
 
     var stderrSoFar: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+    var stdoutSoFar: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
