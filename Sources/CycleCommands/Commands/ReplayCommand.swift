@@ -112,7 +112,7 @@ struct ReplayCommand {
         } else {
             print(ReplayTable.render(result.calls), terminator: "")
         }
-        StandardError.write(ReplaySummary.render(shown, settings: settings))
+        StandardError.write(ReplaySummary.render(shown, settings: settings, dailyLimit: config.dailyPushLimit))
         return ExitCode.ok.rawValue
     }
 
