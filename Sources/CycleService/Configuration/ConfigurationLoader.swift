@@ -69,9 +69,10 @@ public enum ConfigurationLoader {
     public static func parse(_ data: Data, file: String) throws(ConfigurationError) -> Configuration {
         let tree: JSONTree
         do {
-            tree = try JSONDecoder().decode(JSONTree.self, from: data)
+            tree = try JSONReader.parse([UInt8](data))
         } catch {
-            throw .config("\(file): not valid JSON (\(describe(error)))")
+            let place = "line \(error.line), column \(error.column)"
+            throw .config(error.duplicate ? "\(file): \(place): \(error.message)" : "\(file): not valid JSON at \(place): \(error.message)")
         }
         let top = try ObjectReader(tree, file: file, path: "", allowed: topKeys)
         var config = Configuration(source: file)
