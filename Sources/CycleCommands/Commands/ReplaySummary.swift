@@ -83,10 +83,19 @@ enum ReplaySummary {
                 continue
             }
             var reasons: [String] = []
+            var explained = 0
             let missed = planned.kept.filter { $0 > maxProgress(of: cycle, in: result.observations) }
-            if !missed.isEmpty { reasons.append("kept for step\(missed.count == 1 ? "" : "s") \(list(missed)), never reached") }
-            if cycle.outcome != .finished || !settings.notifyEnd { reasons.append("no end notification for this cycle") }
-            let why = reasons.isEmpty ? "" : " (\(reasons.joined(separator: "; ")))"
+            if !missed.isEmpty {
+                let count = min(missed.count, unused)
+                reasons.append("\(count) kept for step\(missed.count == 1 ? "" : "s") \(list(missed)), never reached")
+                explained += count
+            }
+            if explained < unused, cycle.outcome != .finished || !settings.notifyEnd {
+                reasons.append("1 kept for an end notification this cycle does not get")
+                explained += 1
+            }
+            if explained < unused { reasons.append("\(unused - explained) not needed: nothing more to show") }
+            let why = " (\(reasons.joined(separator: "; ")))"
             slots.append("  cycle \(index + 1): \(cycle.calls.count) of \(limit) calls made, \(unused) unused\(why)")
         }
         if !slots.isEmpty {
