@@ -15,14 +15,20 @@ public struct CycleFilter: Sendable, Equatable {
     public var until: Date?
     /// Matches the program key exactly or as a substring, ignoring (ASCII) case.
     public var program: String?
+    /// Matches only these program keys exactly (an empty list matches nothing).
+    public var programs: [String]?
+    /// Only cycles recorded by this source.
+    public var source: CycleSource?
     public var outcome: Outcome?
     /// At most this many cycles; nil for all.
     public var limit: Int?
 
     public init(
         applianceID: String? = nil, since: Date? = nil, until: Date? = nil, program: String? = nil,
-        outcome: Outcome? = nil, limit: Int? = nil
+        outcome: Outcome? = nil, limit: Int? = nil, programs: [String]? = nil, source: CycleSource? = nil
     ) {
+        self.programs = programs
+        self.source = source
         self.applianceID = applianceID
         self.since = since
         self.until = until

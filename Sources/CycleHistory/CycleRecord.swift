@@ -15,7 +15,8 @@ public struct CycleRecord: Sendable, Equatable {
     public var lastPredictedFinish: Date?
     /// The highest progress seen, 0...100.
     public var maxProgress: Int?
-    /// How many Supernotify calls were made for the cycle (every status but `not_sent`).
+    /// How many Supernotify calls were made for the cycle (every status but `not_sent`);
+    /// for a `replay --record` cycle, whose calls are all `not_sent`, the calls planned.
     public var pushes: Int
     /// The appliance's energy counter at the start, kWh.
     public var energyStart: Double?
@@ -53,7 +54,16 @@ public struct CycleRecord: Sendable, Equatable {
     /// The columns `SQLiteRow` reading via `init(row:)` expects, in order.
     static let columns = """
         id, appliance_id, program, started_at, ended_at, outcome, first_predicted_finish, \
-        last_predicted_finish, max_progress, pushes, energy_start, energy_kwh, source
+        last_predicted_finish, max_progress, \(pushesExpression), energy_start, energy_kwh, source
+        """
+
+    /// A cycle's calls as `query` and `stats` count them: the `pushes` column (kept by the
+    /// schema's triggers, calls actually made) or, for a recorded replay, whose calls are
+    /// all stored as `not_sent`, the calls it planned; so that tunings replayed with
+    /// `--record` can be compared in `stats`.
+    static let pushesExpression = """
+        CASE WHEN cycles.source = 'replay' THEN (SELECT count(*) FROM pushes AS p WHERE p.cycle_id = cycles.id) \
+        ELSE cycles.pushes END
         """
 
     /// The schema's CHECK constraints keep `outcome` and `source` to the enums' values.

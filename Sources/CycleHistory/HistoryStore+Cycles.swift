@@ -87,6 +87,29 @@ extension HistoryStore {
         }
     }
 
+    /// How many cycles the filter matches, its limit aside.
+    public func countCycles(matching filter: CycleFilter) throws(StoreError) -> Int {
+        let (conditions, values) = Self.conditions(filter)
+        return try perform("counting cycles") { () throws(SQLiteError) in
+            try connection.firstRow("SELECT count(*) FROM cycles" + conditions, values) { Int($0.int64(0)) } ?? 0
+        }
+    }
+
+    /// Every program key the history holds, sorted.
+    public func programKeys() throws(StoreError) -> [String] {
+        try perform("listing the programs") { () throws(SQLiteError) in
+            try connection.rows("SELECT DISTINCT program FROM cycles WHERE program IS NOT NULL ORDER BY program", []) { $0.string(0) }
+        }
+    }
+
+    /// The sources of the stored cycles (`run`, `replay`, `demo`), in that order.
+    public func cycleSources() throws(StoreError) -> [CycleSource] {
+        let found = try perform("listing the cycles' sources") { () throws(SQLiteError) in
+            try connection.rows("SELECT DISTINCT source FROM cycles", []) { $0.string(0) }
+        }
+        return CycleSource.allCases.filter { found.contains($0.rawValue) }
+    }
+
     /// Hands `visit` the figures `stats` works from, for every cycle matching `filter`
     /// (its order and limit are not used), with the grouping key read as asked. Nothing
     /// is kept: at 100,000 cycles, building full records took most of `stats`' time.
@@ -101,7 +124,8 @@ extension HistoryStore {
         let (conditions, values) = Self.conditions(filter)
         let sql = """
             SELECT \(key), started_at, ended_at - started_at, outcome = 'finished',
-                   CASE WHEN outcome = 'finished' THEN ended_at - first_predicted_finish END, pushes, energy_kwh
+                   CASE WHEN outcome = 'finished' THEN ended_at - first_predicted_finish END, \(CycleRecord.pushesExpression),
+                   energy_kwh
             FROM cycles
             """ + conditions
         try perform("reading cycle figures") { () throws(SQLiteError) in
@@ -125,6 +149,16 @@ extension HistoryStore {
         if let since = filter.since { add("started_at >= ?", since) }
         if let until = filter.until { add("started_at < ?", until) }
         if let program = filter.program { add("instr(lower(program), lower(?)) > 0", program) }
+        if let programs = filter.programs {
+            if programs.isEmpty { add("0", nil) }
+            var placeholders: [String] = []
+            for key in programs {
+                values.append(key)
+                placeholders.append("?\(values.count)")
+            }
+            if !programs.isEmpty { conditions.append("program IN (\(placeholders.joined(separator: ", ")))") }
+        }
+        if let source = filter.source { add("source = ?", source.rawValue) }
         switch filter.outcome {
         case .open: add("outcome IS NULL", nil)
         case .ended(let outcome): add("outcome = ?", outcome)

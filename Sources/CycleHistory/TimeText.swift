@@ -4,6 +4,11 @@ import FoundationEssentials
 /// How `query`, `stats` and the history page write times and durations.
 public enum TimeText {
     /// `2026-11-02 08:02` in `timeZone`, for the table.
+    public static func local(_ date: Date, timeZone: LocalTimeZone) -> String {
+        local(date, timeZone: timeZone.timeZone(for: date))
+    }
+
+    /// `2026-11-02 08:02` in a fixed `timeZone`.
     public static func local(_ date: Date, timeZone: TimeZone) -> String {
         let parts = components(date, timeZone: timeZone)
         return "\(pad(parts.year, 4))-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute))"
@@ -17,6 +22,11 @@ public enum TimeText {
     }
 
     /// The ISO week of `date` in `timeZone`: `2026-W45`.
+    public static func isoWeek(_ date: Date, timeZone: LocalTimeZone) -> String {
+        isoWeek(date, timeZone: timeZone.timeZone(for: date))
+    }
+
+    /// The ISO week of `date` in a fixed `timeZone`.
     public static func isoWeek(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = timeZone

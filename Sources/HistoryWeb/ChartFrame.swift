@@ -1,3 +1,4 @@
+import CycleHistory
 import CycleCore
 import FoundationEssentials
 
@@ -99,11 +100,12 @@ struct ChartFrame {
 
     /// Round clock times (every 5, 10, 15, 30 minutes, or 1, 2, 3, 6, 12 hours, in local
     /// time) covering `domain` (Unix seconds), at most about `count` of them.
-    static func timeTicks(_ domain: ClosedRange<Double>, timeZone: TimeZone, count: Int = 7) -> [Double] {
+    static func timeTicks(_ domain: ClosedRange<Double>, timeZone: LocalTimeZone, count: Int = 7) -> [Double] {
         let span = domain.upperBound - domain.lowerBound
         let steps: [Double] = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1_440].map { $0 * 60 }
         let step = steps.first { span / $0 <= Double(count) } ?? 86_400
-        let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: domain.lowerBound)))
+        let start = Date(timeIntervalSince1970: domain.lowerBound)
+        let offset = Double(timeZone.timeZone(for: start).secondsFromGMT(for: start))
         var tick = ((domain.lowerBound + offset) / step).rounded(.up) * step - offset
         var ticks: [Double] = []
         while tick <= domain.upperBound, ticks.count < 50 {
@@ -114,11 +116,12 @@ struct ChartFrame {
     }
 
     /// Round days (every 1, 2, 7, 14 or 28 days, at local midnight) covering `domain`.
-    static func dayTicks(_ domain: ClosedRange<Double>, timeZone: TimeZone, count: Int = 5) -> [Double] {
+    static func dayTicks(_ domain: ClosedRange<Double>, timeZone: LocalTimeZone, count: Int = 5) -> [Double] {
         let span = domain.upperBound - domain.lowerBound
         let days = [1.0, 2, 7, 14, 28, 56, 91, 182, 364].first { span / ($0 * 86_400) <= Double(count) } ?? 364
         let step = days * 86_400
-        let offset = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: domain.lowerBound)))
+        let start = Date(timeIntervalSince1970: domain.lowerBound)
+        let offset = Double(timeZone.timeZone(for: start).secondsFromGMT(for: start))
         var tick = ((domain.lowerBound + offset) / 86_400).rounded(.up) * 86_400 - offset
         var ticks: [Double] = []
         while tick <= domain.upperBound, ticks.count < 50 {

@@ -11,12 +11,12 @@ import FoundationEssentials
 /// a 4xx and a short message; a history that isn't there (yet) is a 503.
 public struct HistorySite: Sendable {
     public let databasePath: String
-    public let timeZone: TimeZone
+    public let timeZone: LocalTimeZone
 
     /// The longest path and ingress prefix accepted.
     static let maximumPathLength = 256
 
-    public init(databasePath: String, timeZone: TimeZone = .current) {
+    public init(databasePath: String, timeZone: LocalTimeZone = .utc) {
         self.databasePath = databasePath
         self.timeZone = timeZone
     }

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// zone times are shown in, and the appliances' names.
 struct PageContext {
     var now: Date
-    var timeZone: TimeZone
+    var timeZone: LocalTimeZone
     /// Appliance id → name, from the store.
     var names: [String: String]
 

@@ -1,3 +1,4 @@
+import CycleHistory
 import FoundationEssentials
 
 /// The query string's arguments read strictly: a value that isn't what the field
@@ -5,7 +6,7 @@ import FoundationEssentials
 /// field) means the field was not given.
 struct PageQuery {
     let arguments: [String: String]
-    let timeZone: TimeZone
+    let timeZone: LocalTimeZone
 
     /// The longest text a field takes; more is a 400.
     static let maximumTextLength = 200
@@ -50,13 +51,16 @@ struct PageQuery {
               parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
               (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { throw problem }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        guard let midnight = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { throw problem }
-        let back = calendar.dateComponents([.year, .month, .day], from: midnight)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = .gmt
+        guard let utcMidnight = utc.date(from: DateComponents(year: year, month: month, day: day)) else { throw problem }
+        let back = utc.dateComponents([.year, .month, .day], from: utcMidnight)
         // The calendar is lenient (February 30 becomes March 2): insist on a round trip.
         guard back.year == year, back.month == month, back.day == day else { throw problem }
-        return endOfDay ? calendar.date(byAdding: .day, value: 1, to: midnight) : midnight
+        // Local midnight: the UTC one moved by the zone's offset on that day.
+        let zone = timeZone.timeZone(for: utcMidnight)
+        let midnight = utcMidnight.addingTimeInterval(-Double(zone.secondsFromGMT(for: utcMidnight)))
+        return endOfDay ? midnight.addingTimeInterval(86_400) : midnight
     }
 
     /// At most 40 characters of what was sent, for an error message.

@@ -12,7 +12,7 @@ struct BenchOptions {
           --quick                a fast smoke run of every phase (10 s footprint, 5,000 cycles)
           --footprint-seconds N  how long `cycletrack run` is measured (default 120)
           --cycles N             cycles in the generated history database (default 100000)
-          --traces DIR           the example traces (default: ../shared/traces from the package root)
+          --traces DIR           the example traces (default: docs/examples in the package)
           --seed N               seed of the generated traces and history (default 20261102)
           --keep-files           keep the temporary directory (configs, logs, databases) and print its path
         """

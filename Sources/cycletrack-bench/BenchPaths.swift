@@ -27,12 +27,13 @@ struct BenchPaths {
         return BenchPaths(cycletrack: binary, packageRoot: root)
     }
 
-    /// The example traces' directory: `--traces`, else `../shared/traces` from the
-    /// package root, else `../../shared/traces` (a git worktree one level deeper).
+    /// The example traces' directory: `--traces`, else the repository's `docs/examples`,
+    /// else `../shared/traces` from the package root, else `../../shared/traces`.
     func tracesDirectory(_ explicit: String?) -> String {
         if let explicit { return explicit }
-        guard let packageRoot else { return "../shared/traces" }
-        let candidates = [parent(packageRoot), parent(parent(packageRoot))].map { $0 + "/shared/traces" }
+        guard let packageRoot else { return "docs/examples" }
+        let candidates = [packageRoot + "/docs/examples"]
+            + [parent(packageRoot), parent(parent(packageRoot))].map { $0 + "/shared/traces" }
         return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
     }
 

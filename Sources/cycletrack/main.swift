@@ -6,10 +6,6 @@ import Glibc
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments == ["--version"] || arguments == ["version"] {
-    print("cycletrack \(CycletrackVersion.current)")
-    exit(0)
-}
 // The long-running commands stop cleanly on SIGTERM/SIGINT; their handler goes in
 // before anything else, so a signal during start-up is kept for the service to act on.
 // (Short commands keep the default: Ctrl-C ends them at once.)

@@ -160,12 +160,12 @@ import Testing
     }
 }
 
-/// The example traces in `shared/traces` with their `.expect.json`.
+/// The example traces in `docs/examples` with their `.expect.json`.
 enum SharedTraces {
-    /// `../shared/traces` from the package root; from a worktree under `wt/`, the one a level further up.
+    /// The repository's `docs/examples`; else `../shared/traces` beside the package.
     static let folder: String? = {
         let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for candidate in ["../shared/traces", "../../shared/traces"] {
+        for candidate in ["docs/examples", "../shared/traces", "../../shared/traces"] {
             let path = root.appending(path: candidate).standardizedFileURL.path
             var isDirectory: Bool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory { return path }

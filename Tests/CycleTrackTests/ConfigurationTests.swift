@@ -134,7 +134,7 @@ import Testing
         #expect(none.map(CommandError.init)?.code == .config)
         config.tokenFile = directory.directory + "/missing-token"
         let unreadable = #expect(throws: ConfigurationError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
-        #expect(unreadable?.message.contains("missing-token, which cannot be read") == true)
+        #expect(unreadable?.message.contains("missing-token, which does not exist") == true)
     }
 
     @Test func everyKeyOfTheSpecExampleIsKnown() throws {

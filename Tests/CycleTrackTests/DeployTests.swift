@@ -241,6 +241,7 @@ struct DeployTests {
         let defaults = try ConfigurationLoader.parse(Data("{}".utf8), file: "defaults")
         #expect(try addOnDefaults() == [
             "database": "/data/cycletrack.sqlite",
+            "history": "{}",
             "poll.active_seconds": String(Int(defaults.pollActiveSeconds)),
             "poll.idle_seconds": String(Int(defaults.pollIdleSeconds)),
             "supernotify.mobile_deliveries": "[\(defaults.mobileDeliveries.joined(separator: ", "))]",

@@ -15,11 +15,11 @@ import Testing
     }
 
     @Test(arguments: ["query", "stats"])
-    func aMissingDatabaseIsAConfigErrorAndNotCreated(command: String) throws {
+    func aMissingDatabaseIsANoInputErrorAndNotCreated(command: String) throws {
         let files = try StoreFixture()
         let path = files.path("missing.sqlite")
         let error = #expect(throws: CommandError.self) { _ = try run(command, ["--db", path]) }
-        #expect(error?.code == .config)
+        #expect(error?.code == .noInput, "66, as for a missing trace or config file")
         #expect(error?.message == "database \(path) does not exist (expected the history file that `cycletrack run` writes)")
         #expect(try files.files().isEmpty)
     }
@@ -52,9 +52,10 @@ import Testing
     }
 
     static let queryErrors: [([String], ExitCode, String)] = [
-        (["--since", "last tuesday"], .config, "--since expected"),
-        (["--until", "2026-02-30"], .config, "--until expected"),
-        (["--since", "2026-11-03", "--until", "2026-11-02T00:00:00Z"], .config, "--since 2026-11-03 is not before --until"),
+        (["--since", "last tuesday"], .usage, "--since expected"),
+        (["--until", "2026-02-30"], .usage, "--until expected"),
+        (["--since", "2026-11-03", "--until", "2026-11-02T00:00:00Z"], .usage, "--since 2026-11-03 is not before --until"),
+        (["--source", "test"], .usage, "--source expects one of run|replay|demo, got 'test'"),
         (["--colour"], .usage, "unknown option --colour"),
         (["--format", "yaml"], .usage, "--format expects one of table|json|csv, got 'yaml'"),
         (["--limit", "many"], .usage, "--limit expects a whole number"),
@@ -76,8 +77,8 @@ import Testing
 
     static let statsErrors: [([String], ExitCode, String)] = [
         (["--by", "month"], .usage, "--by expects one of appliance|program|week, got 'month'"),
-        (["--program", "eco"], .usage, "unknown option --program"),
-        (["--since", "soon"], .config, "--since expected"),
+        (["--outcome", "done"], .usage, "--outcome expects one of finished|aborted|failed|lost|open"),
+        (["--since", "soon"], .usage, "--since expected"),
     ]
 
     @Test(arguments: statsErrors)

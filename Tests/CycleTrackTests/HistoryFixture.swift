@@ -16,7 +16,7 @@ import Testing
 /// | 3  | dishwasher | intensive_70     | 2026-11-04 09:00 | running    | open     | 1      |        |                |
 /// | 4  | dishwasher | eco_50           | 2026-10-26 09:00 | 2 h 0 min  | finished | 10     | 1.10   | 6 min early    |
 struct HistoryFixture {
-    static let timeZone = TimeZone(secondsFromGMT: 3_600)!  // a valid fixed offset
+    static let timeZone = LocalTimeZone.fixed(secondsFromGMT: 3_600)
     static let now = t(3 * 86_400)
 
     let files: StoreFixture
@@ -55,15 +55,20 @@ struct HistoryFixture {
         }
     }
 
-    /// Runs `query` with these words (plus `--db` for the fixture).
-    func query(_ words: [String], environment: [String: String] = [:]) throws(CommandError) -> String {
-        try QueryCommand(arguments: ["--db", path] + words, environment: environment, timeZone: Self.timeZone)
+    /// Runs `query` with these words (plus `--db` for the fixture), program keys shown as they are
+    /// unless `programName` is given.
+    func query(_ words: [String], environment: [String: String] = [:],
+               programName: @escaping @Sendable (String) -> String = { $0 }) throws(CommandError) -> String {
+        try QueryCommand(arguments: ["--db", path] + words, environment: environment, timeZone: Self.timeZone,
+                         programName: programName)
             .run(now: Self.now)
     }
 
-    /// Runs `stats` with these words (plus `--db` for the fixture).
-    func stats(_ words: [String]) throws(CommandError) -> String {
-        try StatsCommand(arguments: ["--db", path] + words, environment: [:], timeZone: Self.timeZone).run(now: Self.now)
+    /// Runs `stats` with these words (plus `--db` for the fixture), program keys shown as they are
+    /// unless `programName` is given.
+    func stats(_ words: [String], programName: @escaping @Sendable (String) -> String = { $0 }) throws(CommandError) -> String {
+        try StatsCommand(arguments: ["--db", path] + words, environment: [:], timeZone: Self.timeZone, programName: programName)
+            .run(now: Self.now)
     }
 }
 

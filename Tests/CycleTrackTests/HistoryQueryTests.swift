@@ -26,6 +26,7 @@ import Testing
         #expect(try command.run(now: HistoryFixture.now) == """
             id  appliance   program        started           duration  outcome  pushes  energy
              3  dishwasher  Intensive 70°  2026-11-04 09:00  running   open          1
+            showing 1 of 3 (use --limit 0 for all)
 
             """)
     }
@@ -34,8 +35,8 @@ import Testing
         let fixture = try HistoryFixture()
         #expect(try fixture.query(["--format", "json", "--since", "2026-11-03", "--until", "2026-11-04T08:00:01Z"]) == #"""
             [
-              {"id": 3, "appliance": "dishwasher", "program": "intensive_70", "started_at": "2026-11-04T08:00:00Z", "ended_at": null, "duration_seconds": null, "outcome": null, "pushes": 1, "energy_kwh": null, "first_predicted_finish": "2026-11-04T09:00:00Z", "last_predicted_finish": null, "max_progress": 40, "source": "run"},
-              {"id": 2, "appliance": "washer", "program": "Cotton, \"Eco\" 40", "started_at": "2026-11-03T08:00:00Z", "ended_at": "2026-11-03T08:45:00Z", "duration_seconds": 2700, "outcome": "aborted", "pushes": 3, "energy_kwh": null, "first_predicted_finish": "2026-11-03T09:15:00Z", "last_predicted_finish": null, "max_progress": 100, "source": "run"}
+              {"id": 3, "appliance": "dishwasher", "program": "intensive_70", "program_name": "intensive_70", "started_at": "2026-11-04T08:00:00Z", "ended_at": null, "duration_seconds": null, "outcome": null, "pushes": 1, "energy_kwh": null, "first_predicted_finish": "2026-11-04T09:00:00Z", "last_predicted_finish": null, "max_progress": 40, "source": "run"},
+              {"id": 2, "appliance": "washer", "program": "Cotton, \"Eco\" 40", "program_name": "Cotton, \"Eco\" 40", "started_at": "2026-11-03T08:00:00Z", "ended_at": "2026-11-03T08:45:00Z", "duration_seconds": 2700, "outcome": "aborted", "pushes": 3, "energy_kwh": null, "first_predicted_finish": "2026-11-03T09:15:00Z", "last_predicted_finish": null, "max_progress": 100, "source": "run"}
             ]
 
             """#)
@@ -45,12 +46,12 @@ import Testing
     @Test func csvQuotesAsRFC4180() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.query(["--format", "csv", "--limit", "3", "--appliance", "washer"]) == """
-            id,appliance,program,started_at,ended_at,duration_seconds,outcome,pushes,energy_kwh,first_predicted_finish,last_predicted_finish,max_progress,source
-            2,washer,"Cotton, ""Eco"" 40",2026-11-03T08:00:00Z,2026-11-03T08:45:00Z,2700,aborted,3,,2026-11-03T09:15:00Z,,100,run
+            id,appliance,program,program_name,started_at,ended_at,duration_seconds,outcome,pushes,energy_kwh,first_predicted_finish,last_predicted_finish,max_progress,source
+            2,washer,"Cotton, ""Eco"" 40","Cotton, ""Eco"" 40",2026-11-03T08:00:00Z,2026-11-03T08:45:00Z,2700,aborted,3,,2026-11-03T09:15:00Z,,100,run
 
             """)
         #expect(try fixture.query(["--format", "csv", "--program", "eco_50", "--limit", "1"]).split(separator: "\n").last?
-            .hasPrefix("1,dishwasher,eco_50,2026-11-02T08:00:00Z,2026-11-02T10:14:00Z,8040,finished,12,0.82,") == true)
+            .hasPrefix("1,dishwasher,eco_50,eco_50,2026-11-02T08:00:00Z,2026-11-02T10:14:00Z,8040,finished,12,0.82,") == true)
     }
 
     static let filterCases: [([String], [Int])] = [

@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct HistoryTimeTests {
     private static let now = t(0)  // 2026-11-02T08:00:00Z
-    private static let zone = TimeZone(secondsFromGMT: 3_600)!  // a valid fixed offset
+    private static let zone = LocalTimeZone.fixed(secondsFromGMT: 3_600)
 
     private func parse(_ text: String, _ bound: TimeArgument.Bound = .start) throws(CommandError) -> Date {
         try TimeArgument.parse(text, option: "since", bound: bound, now: Self.now, timeZone: Self.zone)
@@ -47,7 +47,7 @@ import Testing
     ])
     func rejects(text: String) {
         let error = #expect(throws: CommandError.self) { try parse(text) }
-        #expect(error?.code == .config)
+        #expect(error?.code == .usage)
         #expect(error?.message == "--since expected an ISO date (2026-11-02), an ISO date-time (2026-11-02T08:02:00Z, 2026-11-02T09:02:00+01:00) or a relative time (30m, 12h, 7d, 2w), got '\(text)'")
     }
 
@@ -75,10 +75,10 @@ import Testing
         #expect(TimeText.local(t(0), timeZone: Self.zone) == "2026-11-02 09:00")
         #expect(TimeText.isoWeek(t(0), timeZone: Self.zone) == "2026-W45")
         // Sunday 2026-11-01 23:30 UTC is already Monday in UTC+1.
-        #expect(TimeText.isoWeek(t(-8.5 * 3_600), timeZone: .gmt) == "2026-W44")
+        #expect(TimeText.isoWeek(t(-8.5 * 3_600), timeZone: .utc) == "2026-W44")
         #expect(TimeText.isoWeek(t(-8.5 * 3_600), timeZone: Self.zone) == "2026-W45")
         // 2027-01-01 is a Friday: it belongs to week 53 of 2026.
-        #expect(TimeText.isoWeek(Date(timeIntervalSince1970: 1_798_761_600), timeZone: .gmt) == "2026-W53")
+        #expect(TimeText.isoWeek(Date(timeIntervalSince1970: 1_798_761_600), timeZone: .utc) == "2026-W53")
     }
 
     @Test(arguments: [

@@ -97,6 +97,30 @@ import Testing
         #expect(!result.stderr.contains(token))
     }
 
+    @Test func runKeepsTheHistoryForKeepDays() throws {
+        let scratch = try Scratch()
+        let standIn = try HomeAssistantStandIn(token: token)
+        dishwasher(on: standIn)
+        let database = scratch.path + "/history.sqlite"
+        // An old cycle, recorded by a replay of a trace from 2020.
+        let trace = scratch.write("old.jsonl", """
+            {"at": "2020-01-01T08:00:00Z", "states": {"operation_state": "ready"}}
+            {"at": "2020-01-01T08:01:00Z", "states": {"operation_state": "run", "progress": "0"}}
+            {"at": "2020-01-01T09:01:00Z", "states": {"operation_state": "finished", "progress": "100"}}
+            """)
+        let recorded = try CycletrackProcess.run(["replay", "--appliance", "dw", trace, "--record", database])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        var text = try String(contentsOfFile: config(scratch, url: standIn.baseURL), encoding: .utf8)
+        text = text.replacingOccurrences(of: #""discover": false,"#, with: #""discover": false, "history": {"keep_days": 30},"#)
+        let path = scratch.write("keep.json", text)
+        let service = try CycletrackProcess(["run", "--config", path, "--db", database])
+        #expect(service.waitForLog("event=history_pruned keep_days=30"), "\(service.stderrSoFar)")
+        service.signal(SIGTERM)
+        #expect(service.wait(timeout: 10).status == 0)
+        let query = try CycletrackProcess.run(["query", "--db", database, "--format", "csv"])
+        #expect(query.stdout.split(separator: "\n").count == 1, "only the header is left: \(query.stdout)")
+    }
+
     @Test func aSecondServiceOnTheSameDatabaseIsRefused() throws {
         let scratch = try Scratch()
         let standIn = try HomeAssistantStandIn(token: token)

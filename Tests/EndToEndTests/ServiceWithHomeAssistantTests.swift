@@ -314,6 +314,29 @@ struct ServiceWithHomeAssistantTests {
         #expect(result.stdout.contains("found Dishwasher"))
         #expect(result.stdout.contains("dishwasher.progress"))
         #expect(result.stdout.contains("config+discovered"))
+        // HA 2024.3 answers the enquiry over WebSocket only: the fallback is what runs here.
+        let deliveries = result.stdout.split(separator: "\n").first { $0.hasPrefix("mobile_deliveries ") }
+        #expect(deliveries?.contains(" ok ") == true && deliveries?.hasSuffix("mobile_push: Supernotify has it") == true, "\(result.stdout)")
+    }
+
+    @Test("check names a mobile delivery Supernotify doesn't have, and reports as JSON for scripts")
+    func checkFindsAMissingDelivery() async throws {
+        let path = scratch.write("wrong.json", """
+            {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
+             "supernotify": {"mobile_deliveries": ["phones"]}, "discover": true}
+            """)
+        let result = try CycletrackProcess.run(["check", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("phones is not a Supernotify delivery (it has: mobile_push, plain_email)"), "\(result.stdout)")
+        let json = try CycletrackProcess.run(["check", "--config", path, "--format", "json"])
+        #expect(json.status == 1)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == false)
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        #expect(checks.contains { $0["check"] as? String == "mobile_deliveries" && $0["result"] as? String == "fail" })
+        #expect(checks.contains { $0["check"] as? String == "home assistant" && $0["result"] as? String == "ok" })
+        #expect((object["appliances"] as? [[String: Any]])?.first?["name"] as? String == "Dishwasher")
+        #expect(!json.stdout.contains(try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 }
 

@@ -7,23 +7,42 @@ import FoundationEssentials
 /// `cycletrack check`: is everything in place to run? Prints one row per item and the
 /// appliances it would track; exit 0 only when all is well (69 when HA can't be reached).
 struct CheckCommand {
+    static let help = """
+        usage: cycletrack check [--config FILE] [--format table|json]
+
+        Validates the configuration, reaches Home Assistant and confirms: the token, the
+        HA version, that supernotify.notify exists, that the deliveries named in
+        supernotify.mobile_deliveries are Supernotify deliveries (where Supernotify can
+        say), and that each configured entity exists. Then lists the appliances it would
+        track. Exit 0 only when all is well, 1 when something failed, 69 when Home
+        Assistant can't be reached.
+
+          --config FILE        the configuration (found as 'run' finds it)
+          --format table|json  table (default), or one JSON object for scripts:
+                               {"ok": ..., "checks": [{"check","result","detail"}], "appliances": [...]}
+
+        """
+
     var configPath: String?
+    var json: Bool
     let environment: [String: String]
 
     init(arguments: [String], environment: [String: String]) throws(CommandError) {
-        let parsed = try Arguments(arguments, valued: ["config"])
+        let parsed = try Arguments(arguments, valued: ["config", "format"])
         guard parsed.positionals.isEmpty else { throw .usage("check takes no arguments, got '\(parsed.positionals[0])'") }
         configPath = parsed.value("config")
+        json = try parsed.choice("format", ["table", "json"], default: "table") == "json"
         self.environment = environment
     }
 
+    /// The rows of the report: each item ok, failed, or not checked (nil: it can't be
+    /// told from here, which fails nothing).
     private struct Report {
-        var table = TextTable([("check", .left), ("result", .left), ("detail", .left)])
-        var failed = false
+        var rows: [(check: String, ok: Bool?, detail: String)] = []
+        var failed: Bool { rows.contains { $0.ok == false } }
 
-        mutating func add(_ item: String, ok: Bool, _ detail: String) {
-            table.rows.append([item, ok ? "ok" : "FAIL", detail])
-            if !ok { failed = true }
+        mutating func add(_ item: String, ok: Bool?, _ detail: String) {
+            rows.append((item, ok, detail))
         }
     }
 
@@ -41,15 +60,18 @@ struct CheckCommand {
         } catch {
             let unreachable: Bool = if case .unreachable = error { true } else { false }
             report.add("home assistant", ok: false, error.description)
-            print(report.table.text, terminator: "")
-            return unreachable ? ExitCode.unavailable.rawValue : ExitCode.failure.rawValue
+            return finish(report, appliances: nil, status: unreachable ? ExitCode.unavailable.rawValue : ExitCode.failure.rawValue)
         }
+        var hasNotify = false
         do {
-            let present = try await client.hasService(domain: "supernotify", service: "notify")
-            report.add("supernotify.notify", ok: present,
-                       present ? "the action exists" : "not found: install Supernotify 2.3+ and set up a mobile_push delivery")
+            hasNotify = try await client.hasService(domain: "supernotify", service: "notify")
+            report.add("supernotify.notify", ok: hasNotify,
+                       hasNotify ? "the action exists" : "not found: install Supernotify 2.3+ and set up a mobile_push delivery")
         } catch {
             report.add("supernotify.notify", ok: false, error.description)
+        }
+        if hasNotify {
+            await checkDeliveries(config.mobileDeliveries, client: client, into: &report)
         }
         var discovered: [DiscoveredDevice]?
         var discoveryError: HomeAssistantError?
@@ -73,8 +95,7 @@ struct CheckCommand {
             appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: discovered ?? (config.discover ? [] : nil)) }
         } catch {
             report.add("appliances", ok: false, error.message)
-            print(report.table.text, terminator: "")
-            return ExitCode.failure.rawValue
+            return finish(report, appliances: nil, status: ExitCode.failure.rawValue)
         }
         let entities = appliances.flatMap { Array($0.entities.values) }
         let polling = "every \(NumberText.plain(config.pollActiveSeconds)) s while a cycle runs, \(NumberText.plain(config.pollIdleSeconds)) s otherwise"
@@ -114,13 +135,63 @@ struct CheckCommand {
             }
             report.add("appliances", ok: false, why)
         }
-        print(report.table.text, terminator: "")
+        return finish(report, appliances: appliances, status: report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue)
+    }
+
+    /// Whether each name in `supernotify.mobile_deliveries` is a delivery Supernotify
+    /// has, where Supernotify can say (its `enquire_configuration` action).
+    private func checkDeliveries(_ names: [String], client: HomeAssistantClient, into report: inout Report) async {
+        let item = "mobile_deliveries"
+        let wanted = names.joined(separator: ", ")
+        switch await client.supernotifyDeliveries() {
+        case .cannotSay(let why):
+            report.add(item, ok: nil, "\(wanted): not checked (Supernotify can't say: \(why))")
+        case .listed(let deliveries):
+            let missing = names.filter { !deliveries.contains($0) }
+            if missing.isEmpty {
+                report.add(item, ok: true, "\(wanted): Supernotify has \(names.count == 1 ? "it" : "them")")
+            } else {
+                let known = deliveries.isEmpty ? "none" : deliveries.joined(separator: ", ")
+                report.add(item, ok: false, "\(missing.joined(separator: ", ")) is not a Supernotify delivery (it has: \(known)); "
+                           + "set supernotify.mobile_deliveries to the delivery that reaches the Companion app")
+            }
+        }
+    }
+
+    /// Prints the report (a table, or one JSON object) and the appliances it would track
+    /// (nil: it stopped before it knew), and returns `status`.
+    private func finish(_ report: Report, appliances tracking: [TrackedAppliance]?, status: Int32) -> Int32 {
+        let appliances = tracking ?? []
+        func result(_ ok: Bool?) -> String { ok.map { $0 ? "ok" : "FAIL" } ?? "-" }
+        if json {
+            let checks = report.rows.map { row in
+                "{\"check\": \(JSONValue.quoted(row.check.trimmingLeadingSpaces())), \"result\": \(JSONValue.quoted(row.ok.map { $0 ? "ok" : "fail" } ?? "not checked")), "
+                    + "\"detail\": \(JSONValue.quoted(row.detail))}"
+            }
+            let tracked = appliances.map { appliance in
+                "{\"id\": \(JSONValue.quoted(appliance.id)), \"name\": \(JSONValue.quoted(appliance.settings.name)), "
+                    + "\"from\": \(JSONValue.quoted(appliance.origin)), "
+                    + "\"operation_state\": \(appliance.entities[.operationState].map(JSONValue.quoted) ?? "null")}"
+            }
+            CommandLineTool.emit("{\"ok\": \(status == ExitCode.ok.rawValue), \"status\": \(status),\n"
+                                 + " \"checks\": [\n  " + checks.joined(separator: ",\n  ") + "\n ],\n"
+                                 + " \"appliances\": [" + (tracked.isEmpty ? "" : "\n  " + tracked.joined(separator: ",\n  ") + "\n ") + "]}")
+            return status
+        }
+        var table = TextTable([("check", .left), ("result", .left), ("detail", .left)])
+        for row in report.rows { table.rows.append([row.check, result(row.ok), row.detail]) }
+        print(table.text, terminator: "")
+        guard tracking != nil else { return status }
         print("")
         var tracked = TextTable([("appliance", .left), ("name", .left), ("from", .left), ("operation state", .left)])
         for appliance in appliances {
             tracked.rows.append([appliance.id, appliance.settings.name, appliance.origin, appliance.entities[.operationState] ?? "-"])
         }
         print(tracked.text, terminator: "")
-        return report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue
+        return status
     }
+}
+
+extension String {
+    fileprivate func trimmingLeadingSpaces() -> String { String(drop { $0 == " " }) }
 }

@@ -11,37 +11,73 @@ import Glibc
 /// `CommandError` into a one-line message on stderr and its exit status.
 public enum CommandLineTool {
     public static let usage = """
-        cycletrack: follows Home Connect appliance cycles in Home Assistant and drives
-        iOS Live Activities / Android Live Updates through Supernotify.
+        cycletrack \(CycletrackVersion.current): follows Home Connect appliance cycles in Home Assistant
+        and drives iOS Live Activities / Android Live Updates through Supernotify.
 
         usage: cycletrack <command> [options]
 
         commands:
-          run      the service: poll HA, track cycles, send pushes, store history
-          check    validate the config and reach HA: token, entities, supernotify.notify
+          run      the service: follow HA, track cycles, send pushes, store history
+          check    validate the config and reach HA: token, entities, supernotify
           replay   feed a recorded trace through the planner and print the calls it makes
           query    cycle history, newest first
           stats    durations, finish-time error, pushes per cycle, energy
+          prune    delete old cycles from the history
           serve    the history page alone, over a history file (run serves it too)
           demo     the whole service against simulated appliances, no HA needed
 
-        'cycletrack <command> --help' shows a command's options.
+        'cycletrack help <command>' or 'cycletrack <command> --help' shows a command's
+        options; 'cycletrack --version' the version.
+
         """
+
+    /// The commands, in the order `usage` lists them.
+    public static let commands = ["run", "check", "replay", "query", "stats", "prune", "serve", "demo"]
+
+    /// The one help text of each command: what `cycletrack COMMAND --help` and
+    /// `cycletrack help COMMAND` print, and what the README shows.
+    public static func help(for command: String) -> String? {
+        switch command {
+        case "run": RunCommand.help
+        case "check": CheckCommand.help
+        case "replay": ReplayCommand.help
+        case "query": QueryCommand.help
+        case "stats": StatsCommand.help
+        case "prune": PruneCommand.help
+        case "serve": ServeCommand.help
+        case "demo": DemoCommand.help
+        default: nil
+        }
+    }
 
     /// Runs the command line and returns the process's exit status.
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
         guard let name = arguments.first else {
-            print(usage)
+            // Asked for nothing: a usage error, so the help goes where errors go.
+            StandardError.write(usage)
             return ExitCode.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
-        if ["--help", "-h", "help"].contains(name) {
-            print(usage)
+        if ["--version", "version"].contains(name), rest.isEmpty {
+            emit("cycletrack \(CycletrackVersion.current)")
             return ExitCode.ok.rawValue
         }
+        if ["--help", "-h", "help"].contains(name) {
+            guard let topic = rest.first else {
+                emit(usage)
+                return ExitCode.ok.rawValue
+            }
+            guard rest.count == 1, let text = help(for: topic) else {
+                return fail(.usage("help: unknown command '\(rest.joined(separator: " "))'; commands: \(commands.joined(separator: ", "))"))
+            }
+            emit(text)
+            return ExitCode.ok.rawValue
+        }
+        guard let text = help(for: name) else {
+            return fail(.usage("unknown command '\(name)'; commands: \(commands.joined(separator: ", ")) (try 'cycletrack --help')"))
+        }
         if rest.contains("--help") || rest.contains("-h") {
-            guard let help = help[name] else { return fail(.usage("unknown command '\(name)'; try --help")) }
-            print(help)
+            emit(text)
             return ExitCode.ok.rawValue
         }
         do throws(CommandError) {
@@ -51,17 +87,11 @@ public enum CommandLineTool {
             case "replay": return try ReplayCommand(arguments: rest, environment: environment).run()
             case "demo": return try await DemoCommand(arguments: rest, environment: environment).run()
             case "serve": return try await ServeCommand(arguments: rest, environment: environment).run()
-            case "query":
-                let command = try QueryCommand(arguments: rest, environment: environment, programName: { ProgramName.readable($0) })
-                emit(try command.run(now: Date()))
-                return ExitCode.ok.rawValue
-            case "stats":
-                let command = try StatsCommand(arguments: rest, environment: environment, programName: { ProgramName.readable($0) })
-                emit(try command.run(now: Date()))
-                return ExitCode.ok.rawValue
-            default:
-                return fail(.usage("unknown command '\(name)'; commands: run, check, replay, query, stats, serve, demo"))
+            case "query": emit(try QueryCommand(arguments: rest, environment: environment).run(now: Date()))
+            case "stats": emit(try StatsCommand(arguments: rest, environment: environment).run(now: Date()))
+            default: emit(try PruneCommand(arguments: rest, environment: environment).run(now: Date()))
             }
+            return ExitCode.ok.rawValue
         } catch {
             return fail(error)
         }
@@ -76,56 +106,4 @@ public enum CommandLineTool {
         guard !text.isEmpty else { return }
         print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
     }
-
-    static let help: [String: String] = [
-        "run": """
-            usage: cycletrack run [--config FILE] [--db FILE]
-
-            The service: discovers or loads the appliances, polls Home Assistant, tracks each
-            cycle, sends Supernotify calls and stores the history. Runs until SIGTERM/SIGINT.
-              --config FILE  configuration (default: $CYCLETRACK_CONFIG, ./cycletrack.json, /data/options.json)
-              --db FILE      database (default: the config's "database", else ./cycletrack.sqlite)
-            Logs go to stderr, one key=value line per event; CYCLETRACK_LOG=debug|info|warning.
-            """,
-        "check": """
-            usage: cycletrack check [--config FILE]
-
-            Validates the configuration, reaches Home Assistant, confirms the token, the HA
-            version, that supernotify.notify exists and each configured entity exists, and
-            lists the appliances it would track. Exit 0 only when all is well.
-            """,
-        "replay": """
-            usage: cycletrack replay [--config FILE] --appliance ID [TRACE.jsonl | -] [options]
-
-            Feeds a recorded trace (JSON lines, or stdin) through the same state machine and
-            planner that 'run' uses and prints every call it would make.
-              --format jsonl|table       jsonl (default): one {"at","kind","body"} object per call
-              --steps JSON               e.g. '{"step":5}' or '{"at":[25,50,75]}': other progress steps
-              --cycle-push-limit N       another per-cycle limit
-              --cycle ID --db FILE       replay a stored cycle instead of a file
-              --record FILE              also write what it played into a database (calls marked not sent)
-            A summary (cycles, outcome, calls per kind) goes to stderr.
-            """,
-        "query": """
-            usage: cycletrack query [--db FILE] [--appliance ID] [--since WHEN] [--until WHEN]
-                                    [--program P] [--outcome O] [--limit N] [--format table|json|csv]
-
-            Cycle history, newest first. WHEN: an ISO date or time, or relative: 30m, 12h, 7d, 2w.
-            """,
-        "stats": """
-            usage: cycletrack stats [--db FILE] [--appliance ID] [--since WHEN] [--until WHEN]
-                                    [--by program|appliance|week] [--format table|json|csv]
-
-            Counts, duration (median, p90), finish-time estimate error, pushes per cycle, energy.
-            """,
-        "serve": ServeCommand.help,
-        "demo": """
-            usage: cycletrack demo [--db FILE] [--speed N]
-
-            Runs the whole service (runner, planner, store) against a simulated dishwasher and
-            washer at high speed, with no Home Assistant: prints each call as it would send it,
-            then the history it stored. The database is a temporary file unless --db is given.
-              --speed N   simulated seconds per real second (default 2000)
-            """,
-    ]
 }

@@ -10,6 +10,22 @@ import Glibc
 /// `cycletrack demo`: the real runner, planner and store against a simulated
 /// dishwasher and washer at high speed, with no HA and no network.
 struct DemoCommand {
+    static let help = """
+        usage: cycletrack demo [--db FILE] [--speed N]
+
+        Runs the whole service (runner, planner, store) against a simulated dishwasher and
+        washer at high speed, with no Home Assistant: prints each call as the phone would
+        show it, then the history it stored. Times are local ($TZ, else /etc/localtime).
+
+          --db FILE   keep the history in FILE (default: a temporary file, removed at the
+                      end). Its cycles are marked as source "demo" ('query --source demo',
+                      'prune --source demo'); a database a running 'cycletrack run' holds
+                      is refused.
+          --speed N   simulated seconds per real second (default 2000: a 3.5-hour cycle
+                      in about 6 s)
+
+        """
+
     var databasePath: String?
     var speed: Double
     let environment: [String: String]
@@ -18,6 +34,7 @@ struct DemoCommand {
         let parsed = try Arguments(arguments, valued: ["db", "speed"])
         guard parsed.positionals.isEmpty else { throw .usage("demo takes no arguments, got '\(parsed.positionals[0])'") }
         databasePath = parsed.value("db")
+        if databasePath == "" { throw .usage("--db expects a file path, got an empty value") }
         speed = Double(try parsed.int("speed", in: 1...1_000_000) ?? 2000)
         self.environment = environment
     }
@@ -31,12 +48,24 @@ struct DemoCommand {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
         }
+        // The lock `run` takes: a demo must not write into a history a service is writing.
+        let lock: DatabaseLock
+        do {
+            lock = try DatabaseLock(database: path)
+        } catch {
+            guard error.isHeld else { throw .config("demo database: \(error.description)") }
+            let holder = LockHolder.describe(path).map { " by \($0)" } ?? ""
+            throw .config("demo refuses \(path): it is held\(holder), a running cycletrack service writing its history there; "
+                          + "run the demo without --db, or with another file")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let timeZone = LocalTimeZone.resolve(environment: environment)
         // Whole minutes, so the printed times read like a clock.
         let start = Date()
         let origin = Date(timeIntervalSince1970: (start.timeIntervalSince1970 / 60).rounded(.down) * 60)
         let clock = AcceleratedClock(origin: origin, speed: speed)
         let household = DemoHousehold(appliances: SimulatedAppliance.demoHousehold, clock: clock)
-        let printer = DemoPrinter(clock: clock) { line in print(line) }
+        let printer = DemoPrinter(clock: clock, timeZone: timeZone) { line in StandardOutput.line(line) }
         var log = Log.fromEnvironment(environment)
         if environment["CYCLETRACK_LOG"] == nil { log.level = .warning }
         let runner: Runner
@@ -49,8 +78,9 @@ struct DemoCommand {
             throw .config("demo database \(path): \(error)")
         }
         let end = household.appliances.map(\.over).max() ?? 0
-        print("cycletrack demo: a dishwasher and a washer, \(Int(speed))x speed (a 3.5-hour cycle in about \(Int(3.5 * 3600 / speed)) s)")
-        print("time   appliance  kind    what the phone shows")
+        let cycleSeconds = NumberText.int(3.5 * 3600 / speed, .toNearestOrAwayFromZero) ?? 0
+        StandardOutput.line("cycletrack demo: a dishwasher and a washer, \(NumberText.plain(speed))x speed (a 3.5-hour cycle in about \(cycleSeconds) s)")
+        StandardOutput.line("time   appliance  kind    what the phone shows")
         let service = Task { await runner.run() }
         let timer = Task {
             try? await clock.sleep(until: origin.addingTimeInterval(end))
@@ -70,10 +100,10 @@ struct DemoCommand {
         timer.cancel()
         interrupted.cancel()
         let interruption = await interrupted.value
-        print("")
-        print("stored in \(temporary ? "a temporary database (use --db FILE to keep it)" : path):")
-        let query = try QueryCommand(arguments: ["--db", path], environment: environment, programName: { ProgramName.readable($0) })
-        CommandLineTool.emit(try query.run(now: clock.now()))
+        StandardOutput.line("")
+        StandardOutput.line("stored in \(temporary ? "a temporary database (use --db FILE to keep it)" : path):")
+        let query = try QueryCommand(arguments: ["--db", path], environment: environment, timeZone: timeZone)
+        StandardOutput.write(try query.run(now: clock.now()))
         return interruption ?? ExitCode.ok.rawValue
     }
 }

@@ -10,6 +10,29 @@ import Glibc
 /// `cycletrack replay`: a recorded trace through the same `ApplianceTracker` that `run`
 /// uses, with no HA and no clock; prints every call `run` would have made.
 struct ReplayCommand {
+    static let help = """
+        usage: cycletrack replay [--config FILE] --appliance ID [TRACE.jsonl | -] [options]
+               cycletrack replay [--config FILE] --cycle ID --db FILE [options]
+
+        Feeds a recorded trace (JSON lines, a file or stdin) through the same state machine
+        and planner that 'run' uses, with the appliance's settings from the configuration,
+        and prints every call it would make. Nothing is sent; no Home Assistant is needed.
+
+          --appliance ID           whose settings to use (any id when the config lists none)
+          --format jsonl|table     jsonl (default): one {"at","kind","body"} object per call;
+                                   table: one aligned line per call
+          --steps JSON             other progress steps: '{"step":5}' or '{"at":[25,50,75]}'
+          --cycle-push-limit N     another per-cycle limit (3 to 1000)
+          --cycle ID --db FILE     replay a stored cycle (an id from 'cycletrack query')
+          --record FILE            also store what it played in a database, as source
+                                   "replay" (calls marked not sent; 'stats' counts them)
+
+        A summary goes to stderr: the cycles and their outcome, the calls per kind, what
+        was held back and why, and the steps dropped to fit the per-cycle limit. The trace
+        format is described in docs/examples/README.md.
+
+        """
+
     var configPath: String?
     var applianceID: String?
     var tracePath: String?
@@ -89,7 +112,7 @@ struct ReplayCommand {
         } else {
             print(ReplayTable.render(result.calls), terminator: "")
         }
-        StandardError.write(ReplaySummary.render(shown, settings: settings))
+        StandardError.write(ReplaySummary.render(shown, settings: settings, dailyLimit: config.dailyPushLimit))
         return ExitCode.ok.rawValue
     }
 

@@ -25,25 +25,3 @@ enum ReplayTable {
     }
 }
 
-/// The summary `replay` writes to stderr: cycles with their outcome, calls per kind, total.
-enum ReplaySummary {
-    static func render(_ result: ReplayResult, settings: ApplianceSettings) -> String {
-        var lines: [String] = []
-        for warning in result.warnings { lines.append("warning: \(warning)") }
-        let ended = result.cycles.map { cycle in
-            let program = cycle.program.map { " \(ProgramName.readable($0))" } ?? ""
-            let calls = cycle.calls.count
-            return "\(cycle.outcome?.rawValue ?? "still running")\(program), \(calls) call\(calls == 1 ? "" : "s")"
-        }
-        lines.append("cycles: \(result.cycles.count)" + (ended.isEmpty ? "" : " (\(ended.joined(separator: "; ")))"))
-        let perKind = CallKind.allCases.map { kind in "\(kind.rawValue) \(result.calls.filter { $0.kind == kind }.count)" }
-        lines.append("calls: \(perKind.joined(separator: ", ")), total \(result.calls.count)")
-        let held = result.effects.filter { if case .heldBack = $0 { true } else { false } }.count
-        if held > 0 { lines.append("held back: \(held) (budget)") }
-        lines.append("per-cycle limit: \(settings.cyclePushLimit)")
-        if !result.droppedSteps.isEmpty {
-            lines.append("steps dropped to fit the limit: \(result.droppedSteps.map(String.init).joined(separator: ", "))")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-}

@@ -8,6 +8,25 @@ import FoundationEssentials
 /// `cycletrack run`: the service. Runs until SIGTERM or SIGINT, then lets the call in
 /// flight finish, commits, and exits 0.
 struct RunCommand {
+    static let help = """
+        usage: cycletrack run [--config FILE] [--db FILE]
+
+        The service: discovers or loads the appliances, follows them in Home Assistant,
+        tracks each cycle, sends Supernotify calls and stores the history. Runs until
+        SIGTERM or SIGINT, then lets the call in flight finish and exits 0.
+
+          --config FILE  the configuration (default: $CYCLETRACK_CONFIG, else ./cycletrack.json,
+                         else /data/options.json, else built-in defaults)
+          --db FILE      the history database (default: $CYCLETRACK_DB, else the config's
+                         "database", else ./cycletrack.sqlite)
+
+        Only one 'run' (or 'demo') may use a database at a time. With "history":
+        {"keep_days": N} in the configuration it deletes ended cycles older than N days,
+        at the start and every 6 hours. Logs go to stderr, one key=value line per event;
+        CYCLETRACK_LOG=debug|info|warning sets the level.
+
+        """
+
     var configPath: String?
     var databasePath: String?
     let environment: [String: String]
@@ -76,12 +95,15 @@ struct RunCommand {
         if config.httpPort > 0 {
             let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort), allow: config.httpAllow)
             do {
-                page = try ServeCommand.startPage(settings, database: database, log: log)
+                page = try ServeCommand.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment), log: log)
             } catch {
                 log.warning("history_page_failed", ["error": error.description, "action": "running without the history page"])
             }
         }
         let service = Task { await runner.run() }
+        let retention = config.keepDays.map { days in
+            Task { await HistoryRetention(database: database, keepDays: days, log: log).run() }
+        }
         let watcher = Task {
             for await number in signals.received {
                 log.info("signal", ["signal": number == 15 ? "SIGTERM" : number == 2 ? "SIGINT" : String(number),
@@ -91,6 +113,7 @@ struct RunCommand {
             }
         }
         await service.value
+        retention?.cancel()
         watcher.cancel()
         page?.stop()
         withExtendedLifetime(lock) {}

@@ -9,16 +9,21 @@ import FoundationEssentials
 /// `run` starts the same page beside the service (see `startPage`).
 struct ServeCommand {
     static let help = """
-        usage: cycletrack serve [--db FILE] [--config FILE] [--listen ADDRESS] [--port N] [--allow ADDRESS,...]
+        usage: cycletrack serve [--db FILE] [--config FILE] [--listen ADDRESS] [--port N]
+                                [--allow ADDRESS,...]
 
         Serves the history page (the appliances now, the cycles, each cycle's timeline,
         per-program statistics) from a history file, read-only, until SIGTERM/SIGINT.
-        `cycletrack run` serves the same page itself (config "http").
-          --db FILE          database (default: $CYCLETRACK_DB, the config's "database", ./cycletrack.sqlite)
-          --listen ADDRESS   the address to listen on (default: the config's http.listen, 127.0.0.1)
-          --port N           the port (default: the config's http.port, 8099); 0 picks a free one
-          --allow A,B        only these client addresses (default: the config's http.allow; all)
+        'cycletrack run' serves the same page itself (config "http").
+
+          --db FILE          the history database (found as 'cycletrack query' finds it)
+          --config FILE      the configuration whose "database" and "http" to use
+          --listen ADDRESS   the address to listen on (default: http.listen, 127.0.0.1)
+          --port N           the port (default: http.port, 8099); 0 picks a free one
+          --allow A,B        only these client addresses (default: http.allow; all)
+
         The address it serves on is logged: history_page url=http://127.0.0.1:8099/
+
         """
 
     let configPath: String?
@@ -48,7 +53,7 @@ struct ServeCommand {
             listen: listen ?? config.httpListen, port: UInt16(clamping: port ?? config.httpPort), allow: allow ?? config.httpAllow)
         let server: HistoryServer
         do {
-            server = try Self.startPage(settings, database: database, log: log)
+            server = try Self.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment), log: log)
         } catch {
             throw .config(error.description)
         }
@@ -62,8 +67,8 @@ struct ServeCommand {
 
     /// Starts the history page over `database` and logs where it is; each request is
     /// logged at debug level.
-    static func startPage(_ settings: HistoryServer.Settings, database: String, log: Log) throws(HistoryServerError) -> HistoryServer {
-        let site = HistorySite(databasePath: database)
+    static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log) throws(HistoryServerError) -> HistoryServer {
+        let site = HistorySite(databasePath: database, timeZone: timeZone)
         let server = try HistoryServer(settings, respond: { site.respond(to: $0) }, served: { request, status in
             log.debug("http_request", ["method": request.method, "path": request.path, "status": String(status)])
         })

@@ -34,20 +34,21 @@ struct DemoHousehold: ApplianceStateSource {
 /// answers 200, as HA does.
 struct DemoPrinter: NotifySink {
     let clock: AcceleratedClock
+    let timeZone: LocalTimeZone
     let write: @Sendable (String) -> Void
 
     func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
-        write(Self.line(request, at: clock.now()))
+        write(Self.line(request, at: clock.now(), timeZone: timeZone))
         return ServiceCallOutcome(status: 200, error: nil, latencyMs: 0)
     }
 
     /// "08:02", local time, as the history table shows it.
-    static func clockTime(_ date: Date) -> String {
-        String(TimeText.local(date, timeZone: .current).suffix(5))
+    static func clockTime(_ date: Date, timeZone: LocalTimeZone) -> String {
+        String(TimeText.local(date, timeZone: timeZone).suffix(5))
     }
 
     /// "08:02  dishwasher  start     Dishwasher started: Eco 50°C"
-    static func line(_ request: NotifyRequest, at time: Date) -> String {
+    static func line(_ request: NotifyRequest, at time: Date, timeZone: LocalTimeZone) -> String {
         let fields = (try? JSONDecoder().decode(JSONTree.self, from: Data(request.body.utf8))) ?? .null
         guard case .object(let body) = fields else { return request.body }
         var text = ""
@@ -55,13 +56,13 @@ struct DemoPrinter: NotifySink {
         if case .string(let message)? = body["message"], !message.contains(text) { text += text.isEmpty ? message : " · \(message)" } else if case .string(let message)? = body["message"] { text = message }
         var details: [String] = []
         if case .object(let extra)? = body["extra_data"] {
-            if case .number(let progress)? = extra["progress"] { details.append("\(Int(progress))%") }
+            if case .number(let progress)? = extra["progress"] { details.append("\(NumberText.plain(progress))%") }
             if case .number(let when)? = extra["when"] {
-                details.append("ends \(clockTime(Date(timeIntervalSince1970: when)))")
+                details.append("ends \(clockTime(Date(timeIntervalSince1970: when), timeZone: timeZone))")
             }
             if case .bool(true)? = extra["silent"] { details.append("silent") }
         }
-        let clock = clockTime(time)
+        let clock = clockTime(time, timeZone: timeZone)
         let kind = request.kind.padded(to: 8)
         let who = request.applianceID.padded(to: 11)
         return "\(clock)  \(who)\(kind)\(text)" + (details.isEmpty ? "" : "  [\(details.joined(separator: ", "))]")

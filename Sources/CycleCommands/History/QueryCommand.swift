@@ -13,93 +13,97 @@ import FoundationEssentials
 public struct QueryCommand: Sendable {
     /// The `--help` text.
     public static let help = """
-        usage: cycletrack query [--db FILE] [--appliance ID] [--since WHEN] [--until WHEN]
-                                [--program P] [--outcome O] [--limit N] [--format table|json|csv]
+        usage: cycletrack query [--db FILE | --config FILE] [--appliance ID] [--since WHEN] [--until WHEN]
+                                [--program P] [--outcome O] [--source S] [--limit N] [--format table|json|csv]
 
-        Lists stored cycles, newest first.
+        Lists stored cycles, newest first. Reads the database without changing it, so it
+        works while the service runs.
 
-          --db FILE         the history database (default: $CYCLETRACK_DB, else ./cycletrack.sqlite)
+          --db FILE         the history database (default: $CYCLETRACK_DB, else the config's
+                            "database", else ./cycletrack.sqlite)
+          --config FILE     the configuration whose "database" to read (found as 'run' finds it)
           --appliance ID    only this appliance
           --since WHEN      cycles that started at or after WHEN
           --until WHEN      cycles that started before WHEN (a bare date includes that whole day)
-          --program P       program key equal to P or containing it, ignoring case
+          --program P       program key or readable name containing P, ignoring case
+                            ("eco" finds eco_50 shown as "Eco 50°C")
           --outcome O       finished, aborted, failed, lost, or open (still running)
-          --limit N         at most N cycles (default 20; 0 for all)
+          --source S        run, replay or demo: who recorded the cycle
+          --limit N         at most N cycles (0 for all); the table shows 20 unless told,
+                            json and csv everything
           --format F        table (default), json or csv (LF line ends)
 
         WHEN is an ISO date (2026-11-02, local midnight), an ISO date-time
         (2026-11-02T08:02:00Z, 2026-11-02T09:02:00+01:00; local time without a zone),
-        or a time ago: 30m, 12h, 7d, 2w.
+        or a time ago: 30m, 12h, 7d, 2w. Local time is $TZ, else /etc/localtime.
+        The table shows local times and readable program names; json and csv give UTC
+        times, durations in seconds, and both the program key and its name.
 
         """
 
-    static let outcomes = ["finished", "aborted", "failed", "lost", "open"]
+    /// How many rows the table shows when `--limit` is not given.
+    static let tablePage = 20
 
     let options: HistoryOptions
-    let program: String?
-    let outcome: CycleFilter.Outcome?
+    /// Nil: all.
     let limit: Int?
     let showHelp: Bool
-    let timeZone: TimeZone
+    let timeZone: LocalTimeZone
     let programName: @Sendable (String) -> String
 
     /// Reads the options; a usage error (exit 64) for an unknown option or a bad
-    /// `--format`, `--outcome` or `--limit`.
+    /// `--format`, `--outcome`, `--source` or `--limit`.
     /// - Parameters:
-    ///   - timeZone: for the table's local times and bare dates in `--since`/`--until`.
-    ///   - programName: the readable name of a program key, for the table.
+    ///   - timeZone: for the table's local times and local dates in `--since`/`--until`;
+    ///     nil for the one `$TZ` or `/etc/localtime` names.
+    ///   - programName: the readable name of a program key.
     public init(
-        arguments: [String], environment: [String: String], timeZone: TimeZone = .current,
-        programName: @escaping @Sendable (String) -> String = { $0 }
+        arguments: [String], environment: [String: String], timeZone: LocalTimeZone? = nil,
+        programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
-        let parsed = try Arguments(arguments, valued: HistoryOptions.names.union(["program", "outcome", "limit"]), flags: ["help"])
+        let parsed = try Arguments(arguments, valued: HistoryOptions.names.union(["limit"]), flags: ["help"])
         if let extra = parsed.positionals.first {
             throw .usage("query takes no arguments besides options, got '\(extra)'")
         }
         showHelp = parsed.flag("help")
         options = try HistoryOptions(parsed, environment: environment)
-        program = parsed.value("program")
-        switch try parsed.choice("outcome", Self.outcomes, default: "") {
-        case "": outcome = nil
-        case "open": outcome = .open
-        case let ended: outcome = .ended(ended)
-        }
-        let count = try parsed.int("limit", in: 0...Int(Int32.max)) ?? 20
+        let count = try parsed.int("limit", in: 0...Int(Int32.max)) ?? (options.format == .table ? Self.tablePage : 0)
         limit = count == 0 ? nil : count
-        self.timeZone = timeZone
+        self.timeZone = timeZone ?? LocalTimeZone.resolve(environment: environment)
         self.programName = programName
     }
 
-    /// Reads the matching cycles and returns the text for stdout. A config error
-    /// (exit 78) for a bad time or a database that can't be read.
+    /// Reads the matching cycles and returns the text for stdout: a usage error (64) for
+    /// a bad time, 66 for a missing database, 78 for one that can't be read.
     public func run(now: Date) throws(CommandError) -> String {
         if showHelp { return Self.help }
         let range = try options.range(now: now, timeZone: timeZone)
         let store = try options.openStore()
-        let filter = CycleFilter(
-            applianceID: options.applianceID, since: range.since, until: range.until,
-            program: program, outcome: outcome, limit: limit)
-        let cycles: [CycleRecord]
-        do {
-            cycles = try store.cycles(matching: filter)
-        } catch {
-            throw .config(error.description)
-        }
+        let filter = try options.filter(range: range, store: store, programName: programName, limit: limit)
+        let cycles = try HistoryOptions.read(store) { () throws(StoreError) in try store.cycles(matching: filter) }
         switch options.format {
-        case .table: return table(cycles)
-        case .json: return ReportValue.jsonDocument(cycles.map(Self.record))
-        case .csv: return ReportValue.csvDocument(columns: Self.columns, cycles.map(Self.record))
+        case .table:
+            var total = cycles.count
+            if let limit, cycles.count == limit {
+                total = try HistoryOptions.read(store) { () throws(StoreError) in try store.countCycles(matching: filter) }
+            }
+            let sources = try HistoryOptions.read(store) { () throws(StoreError) in try store.cycleSources() }
+            return table(cycles, total: total, showSource: sources.count > 1)
+        case .json: return ReportValue.jsonDocument(cycles.map(record))
+        case .csv: return ReportValue.csvDocument(columns: Self.columns, cycles.map(record))
         }
     }
 
-    private func table(_ cycles: [CycleRecord]) -> String {
+    private func table(_ cycles: [CycleRecord], total: Int, showSource: Bool) -> String {
         guard !cycles.isEmpty else { return "no cycles match\n" }
-        var table = TextTable([
+        var columns: [(title: String, alignment: TextTable.Alignment)] = [
             ("id", .right), ("appliance", .left), ("program", .left), ("started", .left),
             ("duration", .left), ("outcome", .left), ("pushes", .right), ("energy", .right),
-        ])
+        ]
+        if showSource { columns.append(("source", .left)) }
+        var table = TextTable(columns)
         for cycle in cycles {
-            table.rows.append([
+            var row = [
                 String(cycle.id),
                 cycle.applianceID,
                 cycle.program.map(programName) ?? "",
@@ -108,25 +112,29 @@ public struct QueryCommand: Sendable {
                 cycle.outcome?.rawValue ?? "open",
                 String(cycle.pushes),
                 cycle.energyKWh.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
-            ])
+            ]
+            if showSource { row.append(cycle.source.rawValue) }
+            table.rows.append(row)
         }
-        return table.text
+        guard total > cycles.count else { return table.text }
+        return table.text + "showing \(cycles.count) of \(total) (use --limit 0 for all)\n"
     }
 
     /// The JSON keys and CSV columns, in order.
     static let columns = [
-        "id", "appliance", "program", "started_at", "ended_at", "duration_seconds", "outcome", "pushes",
+        "id", "appliance", "program", "program_name", "started_at", "ended_at", "duration_seconds", "outcome", "pushes",
         "energy_kwh", "first_predicted_finish", "last_predicted_finish", "max_progress", "source",
     ]
 
     /// A cycle for JSON and CSV: UTC ISO times, numbers as numbers, null where unknown
     /// (`outcome` is null while the cycle is open).
-    static func record(_ cycle: CycleRecord) -> ReportValue.Record {
+    func record(_ cycle: CycleRecord) -> ReportValue.Record {
         func time(_ date: Date?) -> ReportValue { date.map { .string(TimeText.isoUTC($0)) } ?? .null }
         let values: [ReportValue] = [
             .int(Int(cycle.id)),
             .string(cycle.applianceID),
             cycle.program.map(ReportValue.string) ?? .null,
+            cycle.program.map { .string(programName($0)) } ?? .null,
             time(cycle.startedAt),
             time(cycle.endedAt),
             cycle.duration.flatMap { NumberText.int($0, .toNearestOrAwayFromZero) }.map(ReportValue.int) ?? .null,
@@ -138,6 +146,6 @@ public struct QueryCommand: Sendable {
             cycle.maxProgress.map(ReportValue.int) ?? .null,
             .string(cycle.source.rawValue),
         ]
-        return zip(columns, values).map { (key: $0, value: $1) }
+        return zip(Self.columns, values).map { (key: $0, value: $1) }
     }
 }

@@ -12,8 +12,9 @@ import FoundationEssentials
 public struct StatsCommand: Sendable {
     /// The `--help` text.
     public static let help = """
-        usage: cycletrack stats [--db FILE] [--appliance ID] [--since WHEN] [--until WHEN]
-                                [--by program|appliance|week] [--format table|json|csv]
+        usage: cycletrack stats [--db FILE | --config FILE] [--appliance ID] [--since WHEN] [--until WHEN]
+                                [--program P] [--outcome O] [--source S]
+                                [--by appliance|program|week] [--format table|json|csv]
 
         Summarises stored cycles per group (default: per appliance).
 
@@ -22,11 +23,13 @@ public struct StatsCommand: Sendable {
           estimate error     median of actual end minus first predicted finish, over
                              finished cycles: +4 min means the cycle ran 4 min over its
                              first estimate, -4 min that it finished 4 min early
-          pushes             calls per cycle, median and maximum
+          pushes             calls per cycle, median and maximum (for a replay recorded
+                             with --record, the calls it planned)
           energy             kWh per cycle (median) and in total, where recorded
 
-        --db, --appliance, --since, --until and --format work as for `cycletrack query`;
-        weeks are ISO weeks (2026-W45) of the local start time.
+        --db, --config, --appliance, --since, --until, --program, --outcome, --source and
+        --format work as for 'cycletrack query'; weeks are ISO weeks (2026-W45) of the
+        local start time. json and csv give durations in seconds.
 
         """
 
@@ -37,13 +40,14 @@ public struct StatsCommand: Sendable {
     let options: HistoryOptions
     let grouping: Grouping
     let showHelp: Bool
-    let timeZone: TimeZone
+    let timeZone: LocalTimeZone
     let programName: @Sendable (String) -> String
 
-    /// Reads the options; a usage error (exit 64) for an unknown option or a bad `--by` or `--format`.
+    /// Reads the options; a usage error (exit 64) for an unknown option or a bad `--by`,
+    /// `--format`, `--outcome` or `--source`.
     public init(
-        arguments: [String], environment: [String: String], timeZone: TimeZone = .current,
-        programName: @escaping @Sendable (String) -> String = { $0 }
+        arguments: [String], environment: [String: String], timeZone: LocalTimeZone? = nil,
+        programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
         let parsed = try Arguments(arguments, valued: HistoryOptions.names.union(["by"]), flags: ["help"])
         if let extra = parsed.positionals.first {
@@ -54,19 +58,19 @@ public struct StatsCommand: Sendable {
         let by = try parsed.choice("by", Grouping.allCases.map(\.rawValue), default: Grouping.appliance.rawValue)
         // `choice` only returns one of the raw values.
         grouping = Grouping(rawValue: by) ?? .appliance
-        self.timeZone = timeZone
+        self.timeZone = timeZone ?? LocalTimeZone.resolve(environment: environment)
         self.programName = programName
     }
 
-    /// Reads the matching cycles and returns the text for stdout; a config error
-    /// (exit 78) for a bad time or a database that can't be read.
+    /// Reads the matching cycles and returns the text for stdout: a usage error (64) for
+    /// a bad time, 66 for a missing database, 78 for one that can't be read.
     public func run(now: Date) throws(CommandError) -> String {
         if showHelp { return Self.help }
         let range = try options.range(now: now, timeZone: timeZone)
         let store = try options.openStore()
+        let filter = try options.filter(range: range, store: store, programName: programName)
         var accumulators: [String?: CycleStatistics.Accumulator] = [:]
         do {
-            let filter = CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until)
             let readKey: CycleFigures.Grouping = switch grouping {
             case .appliance: .appliance
             case .program: .program
@@ -128,27 +132,33 @@ public struct StatsCommand: Sendable {
         return table.text
     }
 
-    /// The JSON keys and CSV columns, in order; the first is named after `--by`.
+    /// The JSON keys and CSV columns, in order; the first is named after `--by` (with
+    /// the readable name after a program key).
     private var columns: [String] {
-        [
-            grouping.rawValue, "cycles", "finished", "median_duration_minutes", "p90_duration_minutes",
-            "median_estimate_error_minutes", "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
+        [grouping.rawValue] + (grouping == .program ? ["program_name"] : []) + [
+            "cycles", "finished", "median_duration_seconds", "p90_duration_seconds",
+            "median_estimate_error_seconds", "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
         ]
     }
 
-    /// A group for JSON and CSV: durations in minutes (one decimal), energy in kWh (three).
+    /// A group for JSON and CSV: durations in whole seconds, as `query` gives them; energy
+    /// in kWh (three decimals).
     private func record(_ group: (key: String?, statistics: CycleStatistics)) -> ReportValue.Record {
         func rounded(_ value: Double?, _ scale: Double) -> ReportValue {
             value.map { .number(($0 * scale).rounded() / scale) } ?? .null
         }
+        func seconds(_ value: Double?) -> ReportValue {
+            value.flatMap { NumberText.int($0, .toNearestOrAwayFromZero) }.map(ReportValue.int) ?? .null
+        }
         let stats = group.statistics
-        let values: [ReportValue] = [
-            group.key.map(ReportValue.string) ?? .null,
+        var values: [ReportValue] = [group.key.map(ReportValue.string) ?? .null]
+        if grouping == .program { values.append(group.key.map { .string(programName($0)) } ?? .null) }
+        values += [
             .int(stats.cycles),
             .int(stats.finished),
-            rounded(stats.medianDuration.map { $0 / 60 }, 10),
-            rounded(stats.p90Duration.map { $0 / 60 }, 10),
-            rounded(stats.medianEstimateError.map { $0 / 60 }, 10),
+            seconds(stats.medianDuration),
+            seconds(stats.p90Duration),
+            seconds(stats.medianEstimateError),
             rounded(stats.medianPushes, 10),
             stats.maxPushes.map(ReportValue.int) ?? .null,
             rounded(stats.medianEnergy, 1_000),

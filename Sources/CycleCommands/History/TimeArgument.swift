@@ -14,15 +14,15 @@ enum TimeArgument {
     private static let expected =
         "expected an ISO date (2026-11-02), an ISO date-time (2026-11-02T08:02:00Z, 2026-11-02T09:02:00+01:00) or a relative time (30m, 12h, 7d, 2w)"
 
-    /// Parses `text`, given to `--option`, or throws a config error (exit 78) naming both.
-    static func parse(_ text: String, option: String, bound: Bound, now: Date, timeZone: TimeZone) throws(CommandError) -> Date {
+    /// Parses `text`, given to `--option`, or throws a usage error (exit 64) naming both.
+    static func parse(_ text: String, option: String, bound: Bound, now: Date, timeZone: LocalTimeZone) throws(CommandError) -> Date {
         if let relative = relative(text) {
             return now.addingTimeInterval(-relative)
         }
         if let date = iso(text, bound: bound, timeZone: timeZone) {
             return date
         }
-        throw .config("--\(option) \(expected), got '\(text)'")
+        throw .usage("--\(option) \(expected), got '\(text)'")
     }
 
     /// Seconds ago for `7d`-style text.
@@ -39,16 +39,18 @@ enum TimeArgument {
         return Double(count) * seconds
     }
 
-    private static func iso(_ text: String, bound: Bound, timeZone: TimeZone) -> Date? {
+    private static func iso(_ text: String, bound: Bound, timeZone: LocalTimeZone) -> Date? {
         let pattern = #/(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?/#
         guard let match = text.wholeMatch(of: pattern) else { return nil }
         let output = match.output
         guard let year = Int(output.1), let month = Int(output.2), let day = Int(output.3) else { return nil }
-        var zone = timeZone
+        // Read as UTC first; a local time is moved by the zone's offset at that time.
+        var zone = TimeZone.gmt
         if let offset = output.8 {
             guard let seconds = offsetSeconds(String(offset)), let fixed = TimeZone(secondsFromGMT: seconds) else { return nil }
             zone = fixed
         }
+        let local = output.8 == nil
         let hour = output.4.flatMap { Int($0) } ?? 0
         let minute = output.5.flatMap { Int($0) } ?? 0
         let second = output.6.flatMap { Int($0) } ?? 0
@@ -62,10 +64,13 @@ enum TimeArgument {
         // The calendar is lenient (February 30 becomes March 2): insist on a round trip.
         let back = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         guard back.year == year, back.month == month, back.day == day, back.hour == hour, back.minute == minute else { return nil }
+        var wall = date
         if output.4 == nil, bound == .end {
-            return calendar.date(byAdding: .day, value: 1, to: date)
+            guard let next = calendar.date(byAdding: .day, value: 1, to: date) else { return nil }
+            wall = next
         }
-        return date.addingTimeInterval(fraction)
+        let instant = local ? timeZone.instant(wallClock: wall) : wall
+        return instant.addingTimeInterval(fraction)
     }
 
     /// `Z`, `+01:00`, `-0530`, `+02` as seconds east of UTC.

@@ -13,6 +13,9 @@ public struct Configuration: Sendable {
     /// A CA bundle to verify HA's TLS certificate with (a self-signed HA); the system's otherwise.
     public var caFile: String?
     public var database: String?
+    /// `history.keep_days`: `run` deletes ended cycles older than this many days (with
+    /// their observations and pushes); nil (the default) keeps everything.
+    public var keepDays: Int?
     public var pollActiveSeconds: Double = 10
     public var pollIdleSeconds: Double = 30
     public var mobileDeliveries: [String] = ["mobile_push"]

@@ -10,8 +10,8 @@ import Glibc
 /// `./cycletrack.json`, then `/data/options.json` (the Home Assistant add-on's options).
 public enum ConfigurationLoader {
     static let topKeys = [
-        "home_assistant", "database", "updates", "poll", "supernotify", "discover", "entities", "target", "texts",
-        "appliances", "http",
+        "home_assistant", "database", "history", "updates", "poll", "supernotify", "discover", "entities", "target",
+        "texts", "appliances", "http",
     ]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
@@ -32,8 +32,9 @@ public enum ConfigurationLoader {
     /// add-on's options schema is checked against this list.
     public static var knownKeys: Set<String> {
         var keys = Set(topKeys)
-        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "poll.active_seconds", "poll.idle_seconds",
-                        "supernotify.mobile_deliveries", "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow"])
+        keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "history.keep_days",
+                        "poll.active_seconds", "poll.idle_seconds", "supernotify.mobile_deliveries",
+                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
@@ -75,9 +76,10 @@ public enum ConfigurationLoader {
     public static func parse(_ data: Data, file: String) throws(ConfigurationError) -> Configuration {
         let tree: JSONTree
         do {
-            tree = try JSONDecoder().decode(JSONTree.self, from: data)
+            tree = try JSONReader.parse([UInt8](data))
         } catch {
-            throw .config("\(file): not valid JSON (\(describe(error)))")
+            let place = "line \(error.line), column \(error.column)"
+            throw .config(error.duplicate ? "\(file): \(place): \(error.message)" : "\(file): not valid JSON at \(place): \(error.message)")
         }
         let top = try ObjectReader(tree, file: file, path: "", allowed: topKeys)
         var config = Configuration(source: file)
@@ -93,6 +95,9 @@ public enum ConfigurationLoader {
             }
         }
         config.database = try top.string("database")
+        if let history = try top.object("history", allowed: ["keep_days"]) {
+            config.keepDays = try history.int("keep_days", in: 1...36_500)
+        }
         if let poll = try top.object("poll", allowed: ["active_seconds", "idle_seconds"]) {
             config.pollActiveSeconds = try poll.number("active_seconds", in: 1...3600) ?? config.pollActiveSeconds
             config.pollIdleSeconds = try poll.number("idle_seconds", in: 1...3600) ?? config.pollIdleSeconds

@@ -20,7 +20,7 @@ public struct HomeAssistantAccess: Sendable, CustomStringConvertible {
         let source: String
         if let file = config.tokenFile {
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw .config("\(config.source): 'home_assistant.token_file' names \(file), which cannot be read")
+                throw .config("\(config.source): 'home_assistant.token_file' \(unreadable(file))")
             }
             token = String(decoding: data, as: UTF8.self).trimmedWhitespace()
             guard !token.isEmpty else {
@@ -50,5 +50,19 @@ public struct HomeAssistantAccess: Sendable, CustomStringConvertible {
         var trimmed = url
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         return HomeAssistantAccess(url: trimmed, token: token, tokenSource: source)
+    }
+
+    /// Why `token_file` names nothing readable, without ever repeating a value that
+    /// looks like a token pasted in place of a path.
+    static func unreadable(_ file: String) -> String {
+        var isFolder = false
+        let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
+        if !exists, !file.contains("/"), file.count >= 32 {
+            return "should name a file holding the token, but its value is no file and looks like a token itself (not shown here); "
+                + "put the token in a file and name that file, or set $HA_TOKEN"
+        }
+        if !exists { return "names \(file), which does not exist; expected a file holding the token" }
+        if isFolder { return "names \(file), which is a folder; expected a file holding the token" }
+        return "names \(file), which cannot be read (check its owner and permissions); expected a file holding the token"
     }
 }

@@ -16,6 +16,12 @@ struct ObjectReader {
         self.path = path
         self.fields = fields
         for key in fields.keys.sorted() where !allowed.contains(key) {
+            // The value is never repeated: it may well be the token itself.
+            if ["token", "access_token", "ha_token", "long_lived_token"].contains(key.lowercased()) {
+                throw .config("\(file): '\(Self.join(path, key))' is not read: the token does not go in the configuration. "
+                              + "Put it in a file of its own (chmod 600) and name that file in 'home_assistant.token_file', "
+                              + "or set $HA_TOKEN")
+            }
             let hint = allowed.first { Self.isNear($0, key) }.map { " (did you mean '\($0)'?)" }
                 ?? "; known keys here: \(allowed.joined(separator: ", "))"
             throw .config("\(file): unknown key '\(Self.join(path, key))'\(hint)")

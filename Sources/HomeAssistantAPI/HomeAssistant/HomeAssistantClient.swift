@@ -9,8 +9,8 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
     /// The base URL without a trailing slash, e.g. `http://homeassistant.local:8123`
     /// or `http://supervisor/core`.
     public let baseURL: String
-    private let token: String
-    private let http: HTTPClient
+    let token: String
+    let http: HTTPClient
 
     /// A client for the HA instance at `baseURL`, authenticating with `token`.
     public init(baseURL: String, token: String, http: HTTPClient) {
@@ -181,7 +181,7 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
     }
 
     /// Sends, and turns a transport failure or a non-2xx status into an error.
-    private func request(_ method: HTTPRequest.Method, _ path: String,
+    func request(_ method: HTTPRequest.Method, _ path: String,
                          body: [UInt8]? = nil) async throws(HomeAssistantError) -> HTTPResponse {
         let response: HTTPResponse
         do {
@@ -195,7 +195,7 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
         return response
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, path: String,
+    func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, path: String,
                                       expected: String) throws(HomeAssistantError) -> T {
         do {
             return try JSONDecoder().decode(type, from: Data(response.body))

@@ -75,6 +75,7 @@ final class CycletrackProcess: @unchecked Sendable {
     }
 
     var stderrSoFar: String { lock.withLock { String(decoding: errData, as: UTF8.self) } }
+    var stdoutSoFar: String { lock.withLock { String(decoding: outData, as: UTF8.self) } }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
@@ -132,12 +133,12 @@ final class Scratch {
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + name) }
 }
 
-/// The shared example traces, when this checkout has `../shared/traces` beside it.
+/// The example traces: the repository's `docs/examples` (else `../shared/traces` beside the checkout).
 enum SharedTraces {
     static var directory: String? {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        for candidate in ["../shared/traces", "../../shared/traces"] {
+        for candidate in ["docs/examples", "../shared/traces", "../../shared/traces"] {
             let path = root.appendingPathComponent(candidate).standardized.path
             if FileManager.default.fileExists(atPath: path) { return path }
         }

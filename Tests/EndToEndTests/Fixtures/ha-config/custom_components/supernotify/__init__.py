@@ -6,6 +6,13 @@ appends each call as one JSON line to ``<config dir>/supernotify_calls.jsonl``:
 
     {"received_at": "<ISO 8601 UTC>", "data": {<the call's data>}, "failure": null}
 
+Also registers ``supernotify.enquire_configuration`` (response only), answering as
+the real Supernotify does, an object whose ``delivery`` maps each configured delivery's
+name to its settings (rhizomatics/supernotify, custom_components/supernotify/notify.py,
+``supplemental_action_enquire_configuration``). The deliveries are the names listed in
+``<config dir>/supernotify_deliveries`` (one a line), else ``mobile_push`` and
+``plain_email``.
+
 Failure switch, for error tests: while ``<config dir>/supernotify_fail`` exists the
 call is still recorded (with ``failure`` set) and then raises: if the file says
 ``invalid`` it raises ``vol.Invalid`` (HA's REST API answers 400), anything else
@@ -19,7 +26,7 @@ import os
 
 import voluptuous as vol
 
-from homeassistant.core import HomeAssistant, ServiceCall
+from homeassistant.core import HomeAssistant, ServiceCall, ServiceResponse, SupportsResponse
 from homeassistant.exceptions import HomeAssistantError
 import homeassistant.helpers.config_validation as cv
 from homeassistant.helpers.typing import ConfigType
@@ -27,6 +34,7 @@ from homeassistant.helpers.typing import ConfigType
 DOMAIN = "supernotify"
 CALLS_FILE = "supernotify_calls.jsonl"
 FAIL_FILE = "supernotify_fail"
+DELIVERIES_FILE = "supernotify_deliveries"
 
 CONFIG_SCHEMA = cv.empty_config_schema(DOMAIN)
 NOTIFY_SCHEMA = vol.Schema({}, extra=vol.ALLOW_EXTRA)
@@ -38,6 +46,14 @@ def _read_failure(path: str) -> str | None:
             return "invalid" if fail.read().strip() == "invalid" else "error"
     except FileNotFoundError:
         return None
+
+
+def _read_deliveries(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as names:
+            return [line.strip() for line in names if line.strip()]
+    except FileNotFoundError:
+        return ["mobile_push", "plain_email"]
 
 
 def _append(path: str, line: str) -> None:
@@ -62,5 +78,14 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
         if failure == "error":
             raise HomeAssistantError("supernotify stand-in: failing on purpose (supernotify_fail exists)")
 
+    deliveries_path = hass.config.path(DELIVERIES_FILE)
+
+    async def enquire_configuration(call: ServiceCall) -> ServiceResponse:
+        names = await hass.async_add_executor_job(_read_deliveries, deliveries_path)
+        return {"delivery": {name: {"transport": "mobile_push" if "mobile" in name else "email"} for name in names},
+                "scenarios": []}
+
     hass.services.async_register(DOMAIN, "notify", notify, schema=NOTIFY_SCHEMA)
+    hass.services.async_register(DOMAIN, "enquire_configuration", enquire_configuration,
+                                 supports_response=SupportsResponse.ONLY)
     return True
