@@ -30,6 +30,10 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     /// The Supernotify deliveries that reach phones (`delivery` of mobile-only calls).
     public var mobileDeliveries: [String] = ["mobile_push"]
     public var texts: Texts = Texts()
+    /// How the appliance's entities are read (docs/CYCLES.md, "Brands").
+    public var profile: BrandProfile = .homeConnect
+    /// The smart plug thresholds, used with `profile` `.plug`.
+    public var power: PowerSettings = PowerSettings()
 
     public init(id: String, name: String) {
         self.id = id

@@ -9,12 +9,15 @@ public struct ApplianceTracker: Sendable {
     public struct Snapshot: Sendable, Codable, Equatable {
         var machine: CycleMachine
         var planner: PushPlanner
+        /// A smart plug's power reading (`profile` `.plug`); absent in older snapshots.
+        var power: PowerCycleDetector?
     }
 
     /// The appliance's settings, as given at creation or restore.
     public private(set) var settings: ApplianceSettings
     private var machine = CycleMachine()
     private var planner = PushPlanner()
+    private var power = PowerCycleDetector()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
     public private(set) var lastEndedCycle: CycleInfo?
 
@@ -29,10 +32,11 @@ public struct ApplianceTracker: Sendable {
         self.settings = settings
         machine = snapshot.machine
         planner = snapshot.planner
+        power = snapshot.power ?? PowerCycleDetector()
     }
 
     /// The state to store so that a restarted service carries on where this one was.
-    public var snapshot: Snapshot { Snapshot(machine: machine, planner: planner) }
+    public var snapshot: Snapshot { Snapshot(machine: machine, planner: planner, power: settings.profile == .plug ? power : nil) }
 
     /// The open cycle, if any.
     public var cycle: CycleInfo? { machine.cycle }
@@ -55,7 +59,7 @@ public struct ApplianceTracker: Sendable {
     /// The earliest time a tick would do something: a coalesced update, a
     /// heartbeat or the lost timeout.
     public var nextDeadline: Date? {
-        let lost = machine.lostDeadline(after: settings.lostAfterMinutes)
+        let lost = [machine.lostDeadline(after: settings.lostAfterMinutes), plugDeadline].compactMap(\.self).min()
         guard let cycle = machine.cycle, let view = machine.view,
               let update = planner.deadline(cycle: cycle, view: view, settings: settings)
         else { return lost }
@@ -70,6 +74,8 @@ public struct ApplianceTracker: Sendable {
     public mutating func observe(_ observation: Observation, budget: DailyBudget) -> [TrackerEffect] {
         var budget = budget
         var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
+        var observation = observation.reading(as: settings.profile)
+        if settings.profile == .plug { observation = power.read(observation, settings: settings.power) }
         for event in machine.observe(observation) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
@@ -90,10 +96,20 @@ public struct ApplianceTracker: Sendable {
         }
     }
 
+    /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
+    private var plugDeadline: Date? {
+        settings.profile == .plug ? power.deadline(settings.power) : nil
+    }
+
     private mutating func fireDeadlines(through limit: Date, inclusive: Bool, budget: inout DailyBudget)
         -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
         while let due = nextDeadline, inclusive ? due <= limit : due < limit {
+            if plugDeadline == due, let confirmed = power.expire(at: due, settings: settings.power) {
+                for event in machine.observe(confirmed) { effects += perform(event, at: due, budget: &budget) }
+                if let next = nextDeadline, next <= due { break }
+                continue
+            }
             // The lost timeout first: an update due at the same moment as the end is dropped.
             let ended = machine.expire(at: due, lostAfterMinutes: settings.lostAfterMinutes)
             if ended.isEmpty {

@@ -14,6 +14,12 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     public var energyAtStart: Double?
     /// The energy counter (kWh) last seen while it ran; with `energyAtStart`, the cycle's energy.
     public var energyLatest: Double?
+    /// kWh integrated from the power readings while it ran (trapezoid rule), for the
+    /// cycle's energy when there is no counter; nil until a power reading was seen.
+    public var energyIntegrated: Double?
+    /// The last power reading taken into `energyIntegrated`, in watts, and its time.
+    public var lastPowerWatts: Double?
+    public var lastPowerAt: Date?
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
 
@@ -25,9 +31,10 @@ public struct CycleInfo: Sendable, Equatable, Codable {
         self.silent = false
     }
 
-    /// kWh used so far, when an energy counter was seen at both ends.
+    /// kWh used so far: from the energy counter when one was seen at both ends, else
+    /// integrated from the power readings.
     public var energyUsed: Double? {
-        guard let start = energyAtStart, let latest = energyLatest else { return nil }
+        guard let start = energyAtStart, let latest = energyLatest else { return energyIntegrated }
         return latest - start
     }
 }

@@ -116,6 +116,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             case .aborting: outcome = .aborted
             }
             if let energy = observation.energy { running.cycle.energyLatest = energy }
+            running.cycle.integratePower(observation)
             state = .idle
             events.append(.ended(running.cycle, at: observation.at, outcome: outcome))
         }
@@ -150,6 +151,8 @@ extension CycleMachine.Running {
             if cycle.energyAtStart == nil { cycle.energyAtStart = energy }
             cycle.energyLatest = energy
         }
+        cycle.integratePower(observation)
+        if let phase = observation.phase { view.phase = phase }
     }
 }
 

@@ -18,6 +18,8 @@ struct CycleView: Sendable, Codable, Equatable {
     /// The latest temperature known during the cycle.
     var temperature: Double?
     var temperatureUnit: String?
+    /// The brand's latest phase (rinse, spin, drying) during the cycle.
+    var phase: String?
     var pause: PauseState = .running
     /// False while the operation state is unavailable or unknown.
     var available = true

@@ -11,6 +11,11 @@ public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
     case temperature
     case power
     case energy
+    // Other brands (docs/CYCLES.md, "Brands"); appended so that existing traces keep their order.
+    case remainingTime = "remaining_time"
+    case elapsedTime = "elapsed_time"
+    case totalTime = "total_time"
+    case phase
 
     public static func < (lhs: Role, rhs: Role) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!  // every case is in allCases
@@ -53,14 +58,22 @@ public struct Observation: Sendable, Equatable {
     public var power: Double?
     /// kWh; converted from Wh when the entity's unit is `Wh`.
     public var energy: Double?
+    /// The brand's phase (rinse, spin, drying), as HA gives it.
+    public var phase: String?
+    /// The entities' units of measurement, as given.
+    public var units: [Role: String]
+    /// How `raw` was read.
+    public var profile: BrandProfile
 
-    /// Reads `raw` (HA state strings by role) with the entities' units of measurement.
-    public init(at: Date, raw: [Role: String], units: [Role: String] = [:]) {
+    /// Reads `raw` (HA state strings by role) with the entities' units of measurement,
+    /// through the brand's `profile` (Home Connect unless said otherwise).
+    public init(at: Date, raw: [Role: String], units: [Role: String] = [:], profile: BrandProfile = .homeConnect) {
         self.at = at
         self.raw = raw
-        let state = Observation.present(raw[.operationState])
-        if let state {
-            operation = OperationState(rawValue: state.lowercased()).map(OperationReading.known) ?? .unrecognised(state)
+        self.units = units
+        self.profile = profile
+        if let state = Observation.present(raw[.operationState]) {
+            operation = profile.operation(state, raw: raw)
         } else {
             operation = .unavailable
         }
@@ -72,10 +85,19 @@ public struct Observation: Sendable, Equatable {
         door = Observation.present(raw[.door])
         temperature = Observation.number(raw[.temperature])
         temperatureUnit = units[.temperature].flatMap(Observation.present)
-        power = Observation.number(raw[.power])
+        if let watts = Observation.number(raw[.power]) {
+            power = units[.power]?.trimmingASCIISpaces() == "kW" ? watts * 1000 : watts
+        }
         if let value = Observation.number(raw[.energy]) {
             energy = units[.energy]?.trimmingASCIISpaces() == "Wh" ? value / 1000 : value
         }
+        phase = Observation.present(raw[.phase])
+        readTimes()
+    }
+
+    /// The same HA states read through another profile; itself when already read so.
+    public func reading(as profile: BrandProfile) -> Observation {
+        profile == self.profile ? self : Observation(at: at, raw: raw, units: units, profile: profile)
     }
 
     /// The state text, or nil for HA's "no value" states.

@@ -131,7 +131,7 @@ public final class CycleRecorder {
             try store.updateCycle(
                 id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
                 lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
-                energyStart: cycle.energyAtStart)
+                energyStart: cycle.recordedEnergyStart)
         }
         for effect in step.effects {
             switch effect {
@@ -143,7 +143,7 @@ public final class CycleRecorder {
                                                    at: call.at, body: body))
             case .cycleEnded(let endedAt, let outcome):
                 if let open = cycleID {
-                    try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.energyLatest)
+                    try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd)
                     cycleID = nil
                 }
             case .cycleStarted, .heldBack, .warning:
