@@ -72,7 +72,7 @@ let package = Package(
             name: "cycletrack-bench",
             dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
         ),
-        .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"]),
+        .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CycleTrackTests",
             dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]

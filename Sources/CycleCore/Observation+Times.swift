@@ -23,10 +23,12 @@ extension Observation {
         }
     }
 
-    /// A duration role in minutes: its unit `min` (or none), `s`, `h` or `d`; nil for any other unit.
+    /// A duration role in minutes: its unit `min`, `s`, `h` or `d`; nil for any other unit.
+    /// With no unit given (a trace), the brand's own: seconds for Electrolux (`timeToEnd`,
+    /// `runningTime` in custom_components/electrolux_status/catalog_core.py), else minutes.
     func minutes(_ role: Role) -> Double? {
         guard let value = Observation.number(raw[role]) else { return nil }
-        switch units[role]?.trimmingASCIISpaces() ?? "min" {
+        switch units[role]?.trimmingASCIISpaces() ?? (profile == .electrolux ? "s" : "min") {
         case "min", "": return value
         case "s": return value / 60
         case "h": return value * 60

@@ -123,6 +123,13 @@ enum SupernotifyBody {
         case .actionRequired: return Texts.render(texts.actionRequired, name)
         case .running: break
         }
+        let running = runningMessage(view: view, settings: settings)
+        // The brand's phase (rinse, spin, drying) where it reports one (docs/CYCLES.md, "Brands").
+        guard let phase = view.phase else { return running }
+        return "\(running) · \(ProgramName.readable(phase))"
+    }
+
+    private static func runningMessage(view: CycleView, settings: ApplianceSettings) -> String {
         let program = view.program.map(ProgramName.readable)
         if let temperature = view.temperature {
             let shown = temperatureText(temperature, unit: view.temperatureUnit)
@@ -130,7 +137,7 @@ enum SupernotifyBody {
         }
         if let program { return program }
         if let progress = view.progress { return "\(progress)%" }
-        return Texts.render(texts.running, name)
+        return Texts.render(settings.texts.running, ["name": settings.name])
     }
 
     /// "40% complete".
