@@ -104,7 +104,7 @@ public enum BrandProfile: String, CaseIterable, Sendable, Codable {
 
     /// albaintor/homeassistant_electrolux_status, custom_components/electrolux_status
     /// (`applianceState`, a plain string sensor; the values are the Electrolux API's, upper case).
-    static let electroluxStates: [String: OperationState?] = [
+    public static let electroluxStates: [String: OperationState?] = [
         "running": .run, "paused": .pause, "delayed_start": .delayedstart,
         "end_of_cycle": .finished, "alarm": .error,
         "ready_to_start": .ready, "idle": .ready, "off": .inactive,

@@ -85,7 +85,7 @@ extension HomeAssistantStandIn {
         guard let template = try? JSONDecoder().decode(TemplateBody.self, from: Data(body)).template else {
             return .respond(.json(#"{"message": "Data should be valid JSON."}"#, status: 400))
         }
-        if template.contains("integration_entities('home_connect')") {
+        if template.contains("integration_entities(") && template.contains("'home_connect'") {
             return .respond(.text(discoveryJSON(state: state)))
         }
         if template.contains("states[") {

@@ -54,7 +54,8 @@ func jinjaStructureProblems(_ template: String) -> [String] {
     @Test func discoveryTemplateIsWellFormed() {
         let template = HomeAssistantTemplates.discovery
         #expect(jinjaStructureProblems(template).isEmpty, "\(jinjaStructureProblems(template))")
-        for function in ["integration_entities('home_connect')", "device_id(e)", "device_attr(d, 'name_by_user')",
+        for function in ["'home_connect', 'miele', 'lg_thinq', 'smartthings', 'whirlpool', 'electrolux_status'",
+                         "integration_entities(dom)", "device_id(e)", "device_attr(d, 'name_by_user')",
                          "state_attr(e, 'options')", "namespace("] {
             #expect(template.contains(function))
         }

@@ -131,7 +131,7 @@ struct CheckCommand {
             case (false, _): "nothing to track: configure 'appliances' or turn on 'discover'"
             case (true, .unauthorized?): "nothing to track: discovery was refused (the token); fix the token, or configure 'appliances'"
             case (true, _?): "nothing to track: discovery failed (above); configure 'appliances' or fix what discovery reported"
-            case (true, nil): "nothing to track: discovery found no Home Connect device; configure 'appliances'"
+            case (true, nil): "nothing to track: discovery found no device of a known brand; configure 'appliances'"
             }
             report.add("appliances", ok: false, why)
         }
@@ -171,6 +171,7 @@ struct CheckCommand {
             let tracked = appliances.map { appliance in
                 "{\"id\": \(JSONValue.quoted(appliance.id)), \"name\": \(JSONValue.quoted(appliance.settings.name)), "
                     + "\"from\": \(JSONValue.quoted(appliance.origin)), "
+                    + "\"profile\": \(JSONValue.quoted(appliance.settings.profile.rawValue)), "
                     + "\"operation_state\": \(appliance.entities[.operationState].map(JSONValue.quoted) ?? "null")}"
             }
             CommandLineTool.emit("{\"ok\": \(status == ExitCode.ok.rawValue), \"status\": \(status),\n"
@@ -183,9 +184,13 @@ struct CheckCommand {
         print(table.text, terminator: "")
         guard tracking != nil else { return status }
         print("")
-        var tracked = TextTable([("appliance", .left), ("name", .left), ("from", .left), ("operation state", .left)])
+        var tracked = TextTable([("appliance", .left), ("name", .left), ("from", .left), ("profile", .left),
+                                 ("state entity", .left)])
         for appliance in appliances {
-            tracked.rows.append([appliance.id, appliance.settings.name, appliance.origin, appliance.entities[.operationState] ?? "-"])
+            // A smart plug is read from its power sensor.
+            let entity = appliance.settings.profile == .plug ? appliance.entities[.power] : appliance.entities[.operationState]
+            tracked.rows.append([appliance.id, appliance.settings.name, appliance.origin, appliance.settings.profile.rawValue,
+                                 entity ?? "-"])
         }
         print(tracked.text, terminator: "")
         return status

@@ -66,7 +66,7 @@ struct RunCommand {
         if appliances.isEmpty {
             let hint = switch discovery {
             case nil: "configure 'appliances' or turn on 'discover'"
-            case .found: "discovery found no Home Connect device yet; it will look again"
+            case .found: "discovery found no device of a known brand yet; it will look again"
             case .failed(.unauthorized): "Home Assistant refused the token (see ha_token_refused); discovery tries again later"
             case .failed, .conflict: "discovery could not run yet (see discovery_failed); it tries again soon"
             }

@@ -71,4 +71,7 @@ public struct ApplianceConfiguration: Sendable {
     public var unmapped: Set<Role>
     /// Whether `name` was given (else discovery's device name is used when there is one).
     public var hasName: Bool
+    /// Whether the profile was given (or implied by a power sensor alone); else discovery's
+    /// integration chooses it.
+    public var hasProfile: Bool = false
 }

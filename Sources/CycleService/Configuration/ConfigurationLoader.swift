@@ -17,8 +17,12 @@ public enum ConfigurationLoader {
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
         "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
-        "lost_after_minutes",
-    ] + flatEntityKeys
+        "lost_after_minutes", "profile", "power",
+    ] + flatEntityKeys + flatPowerKeys
+    /// The smart plug thresholds (`power.on_watts`, …), docs/INTERFACES.md.
+    static let powerKeys = ["on_watts", "start_seconds", "off_watts", "off_seconds"]
+    /// `power_on_watts`, …: the same written flat, the add-on's form.
+    static let flatPowerKeys = powerKeys.map { "power_\($0)" }
     /// `operation_state_entity`, `progress_entity`, ...: an entity per role written flat in
     /// the appliance, the form the add-on's options use (the Supervisor requires every
     /// nested group an entry leaves out, so the add-on offers no `entities` group).
@@ -38,6 +42,7 @@ public enum ConfigurationLoader {
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
+        keys.formUnion(powerKeys.map { "appliances[].power.\($0)" })
         return keys
     }
 
@@ -184,6 +189,13 @@ public enum ConfigurationLoader {
         if let texts = try object.object("texts", allowed: textKeys) {
             settings.texts = try readTexts(texts, over: settings.texts)
         }
+        if let profile = try object.string("profile") {
+            guard let known = BrandProfile(rawValue: profile) else {
+                throw object.invalid("profile", "expects one of \(BrandProfile.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(profile)\"")
+            }
+            settings.profile = known
+        }
+        settings.power = try readPower(object, over: settings.power)
         var entities: [Role: String] = [:]
         var unmapped: Set<Role> = []
         if let map = try object.object("entities", allowed: Role.allCases.map(\.rawValue)) {
@@ -209,7 +221,36 @@ public enum ConfigurationLoader {
             }
             entities[role] = entity
         }
-        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"))
+        // A power sensor alone makes a smart plug appliance (docs/CYCLES.md, "Smart plugs").
+        let hasProfile = object.has("profile")
+        if !hasProfile, entities[.power] != nil, entities[.operationState] == nil, !object.has("operation_state_entity") {
+            settings.profile = .plug
+        }
+        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"),
+                                      hasProfile: hasProfile || settings.profile == .plug)
+    }
+
+    /// `power: {on_watts, start_seconds, off_watts, off_seconds}` or the flat `power_on_watts`, …
+    private static func readPower(_ object: ObjectReader, over base: PowerSettings) throws(ConfigurationError) -> PowerSettings {
+        var power = base
+        let nested = try object.object("power", allowed: powerKeys)
+        let setters: [String: (WritableKeyPath<PowerSettings, Double>, ClosedRange<Double>)] = [
+            "on_watts": (\.onWatts, 0...100_000), "start_seconds": (\.startSeconds, 0...86_400),
+            "off_watts": (\.offWatts, 0...100_000), "off_seconds": (\.offSeconds, 0...86_400),
+        ]
+        for key in powerKeys {
+            guard let (keyPath, range) = setters[key] else { continue }
+            let flat = try object.number("power_\(key)", in: range)
+            let inGroup = try nested?.number(key, in: range)
+            if flat != nil, inGroup != nil {
+                throw object.invalid("power_\(key)", "names the same setting as 'power.\(key)'; give one of them")
+            }
+            if let value = flat ?? inGroup { power[keyPath: keyPath] = value }
+        }
+        guard power.offWatts <= power.onWatts else {
+            throw object.invalid("power", "expects off_watts (\(NumberText.plain(power.offWatts))) at most on_watts (\(NumberText.plain(power.onWatts)))")
+        }
+        return power
     }
 
     static func readSteps(_ tree: JSONTree, file: String, path: String) throws(ConfigurationError) -> ProgressSteps {

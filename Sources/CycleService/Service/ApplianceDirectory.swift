@@ -24,19 +24,23 @@ public enum ApplianceDirectory {
             entities.merge(configured.entities) { _, mine in mine }
             var settings = configured.settings
             if let match, !configured.hasName { settings.name = match.name }
+            if let match, !configured.hasProfile { settings.profile = match.profile }
             if let match { claimed.insert(match.deviceID) }
-            guard entities[.operationState] != nil else {
+            let readable = settings.profile == .plug ? entities[.power] != nil : entities[.operationState] != nil
+            guard readable else {
                 if skipUnmapped { continue }
-                throw .config("\(config.source): appliance '\(settings.id)' has no operation_state entity"
-                    + (config.discover ? " and discovery found no Home Connect device for it" : " (discovery is off)")
-                    + "; set 'entities.operation_state'")
+                let role = settings.profile == .plug ? "power" : "operation_state"
+                throw .config("\(config.source): appliance '\(settings.id)' has no \(role) entity"
+                    + (config.discover ? " and discovery found no device for it" : " (discovery is off)")
+                    + "; set 'entities.\(role)'")
             }
             tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered"))
         }
         for device in discovered ?? [] where !claimed.contains(device.deviceID) {
             guard !tracked.contains(where: { $0.id == device.applianceID }) else { continue }
-            tracked.append(TrackedAppliance(settings: config.defaultSettings(id: device.applianceID, name: device.name),
-                                            entities: device.entities, origin: "discovered"))
+            var settings = config.defaultSettings(id: device.applianceID, name: device.name)
+            settings.profile = device.profile
+            tracked.append(TrackedAppliance(settings: settings, entities: device.entities, origin: "discovered"))
         }
         return tracked
     }

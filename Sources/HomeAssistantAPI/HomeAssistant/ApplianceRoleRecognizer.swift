@@ -1,13 +1,22 @@
 import CycleCore
 import FoundationEssentials
 
-/// Assigns entity roles to Home Connect devices from their attributes (`options`,
-/// unit, device class), never from entity ids, which HA localises. Pure: no I/O.
+/// Assigns entity roles to the brands' devices from their attributes (`options`,
+/// unit, device class), never from entity ids, which HA localises. Pure: no I/O. The
+/// device's integration domain chooses the brand profile (`BrandProfile(domain:)`).
 ///
 /// Rules, each entity taking at most one role, in this order:
-/// - operation state: a `sensor` whose options contain `run`, `pause` and `finished`
-///   and at least 4 of `inactive ready delayedstart actionrequired error aborting`;
-///   with several, the one knowing most of these values, then the first.
+/// - operation state: Home Connect: a `sensor` whose options contain `run`, `pause` and
+///   `finished` and at least 4 of `inactive ready delayedstart actionrequired error aborting`;
+///   with several, the one knowing most of these values, then the first. Other brands: the
+///   `sensor` whose options hold the brand's own states (`BrandOperationSensor`).
+/// - phase (other brands): an enum `sensor` whose options hold at least two of the phase
+///   words (`wash`, `rinse`, `spin`, `drying`, `main_wash`, …).
+/// - program (Miele): an enum `sensor` whose options contain `no_program`.
+/// - remaining, elapsed or total time (other brands): `sensor`s of device class `duration`
+///   in `min`, `s` or `h`. The first one whose id says `remain` is the remaining time, else
+///   the first; the next is the total time for LG ThinQ, the elapsed time otherwise. (Miele
+///   registers remaining, elapsed, then start time in this order; ids only break the tie.)
 /// - door: a `sensor` whose options contain `open` and `closed`.
 /// - program: a `select` whose options are mostly program keys (containing `_program_`
 ///   or starting with `dishcare_`, `laundry_care_`, `cooking_`, `consumer_products_`).
@@ -61,11 +70,12 @@ public enum ApplianceRoleRecognizer {
                                              reason: "appliance id \(applianceID) already taken by another device"))
                 continue
             }
-            let entities = roles(of: record.entities)
+            let profile = record.domain.flatMap(BrandProfile.init(domain:)) ?? .homeConnect
+            let entities = roles(of: record.entities, profile: profile)
             guard entities[.operationState] != nil else {
                 skipped.append(SkippedDevice(
                     deviceID: record.id, name: name,
-                    reason: "no operation state: expected a sensor whose options include run, pause and finished"))
+                    reason: "no operation state: expected \(BrandOperationSensor.expected(profile))"))
                 continue
             }
             var units: [Role: String] = [:]
@@ -76,13 +86,13 @@ public enum ApplianceRoleRecognizer {
             }
             devices.append(DiscoveredDevice(deviceID: record.id, applianceID: applianceID, name: name,
                                             manufacturer: record.manufacturer, model: record.model,
-                                            entities: entities, units: units))
+                                            entities: entities, units: units, profile: profile))
         }
         return DiscoveryResult(devices: devices, skipped: skipped)
     }
 
     /// The entity id per role among `entities` (see the rules above).
-    public static func roles(of entities: [DiscoveryRecord.Entity]) -> [Role: String] {
+    public static func roles(of entities: [DiscoveryRecord.Entity], profile: BrandProfile = .homeConnect) -> [Role: String] {
         var remaining = entities
         var roles: [Role: String] = [:]
         func take(_ role: Role, _ choose: ([DiscoveryRecord.Entity]) -> DiscoveryRecord.Entity?) {
@@ -90,8 +100,21 @@ public enum ApplianceRoleRecognizer {
             roles[role] = chosen.id
             remaining.removeAll { $0.id == chosen.id }
         }
-        take(.operationState) { candidates in
-            best(candidates.filter(isOperationState)) { knownOperationStates(in: $0) }
+        if profile == .homeConnect {
+            take(.operationState) { candidates in
+                best(candidates.filter(isOperationState)) { knownOperationStates(in: $0) }
+            }
+        } else {
+            take(.operationState) { candidates in BrandOperationSensor.choose(candidates, profile: profile) }
+            take(.phase) { candidates in
+                best(candidates.filter(isPhase)) { entity in phaseWords.filter { entity.options?.contains($0) ?? false }.count }
+            }
+            take(.program) { $0.first { $0.domain == "sensor" && ($0.options?.contains("no_program") ?? false) } }
+            take(.remainingTime) { candidates in
+                let durations = candidates.filter(isDuration)
+                return durations.first { $0.id.contains("remain") } ?? durations.first
+            }
+            take(profile == .lgThinQ ? .totalTime : .elapsedTime) { $0.first(where: isDuration) }
         }
         take(.door) { $0.first { $0.domain == "sensor" && hasOptions($0, ["open", "closed"]) } }
         take(.program) { candidates in
@@ -136,6 +159,18 @@ public enum ApplianceRoleRecognizer {
     private static let operationOthers = ["inactive", "ready", "delayedstart", "actionrequired", "error", "aborting"]
     private static let programPrefixes = ["dishcare_", "laundry_care_", "cooking_", "consumer_products_"]
     private static let notProgress: Set<String> = ["battery", "humidity", "moisture"]
+
+    private static let phaseWords = ["wash", "rinse", "spin", "drying", "main_wash", "pre_wash", "soak", "cooling",
+                                     "cooling_down", "anti_crease", "drain", "final_rinse", "weight_sensing"]
+
+    private static func isPhase(_ entity: DiscoveryRecord.Entity) -> Bool {
+        guard entity.domain == "sensor", let options = entity.options else { return false }
+        return phaseWords.filter(options.contains).count >= 2
+    }
+
+    private static func isDuration(_ entity: DiscoveryRecord.Entity) -> Bool {
+        entity.domain == "sensor" && entity.deviceClass == "duration" && ["min", "s", "h"].contains(entity.unit ?? "")
+    }
 
     private static func isOperationState(_ entity: DiscoveryRecord.Entity) -> Bool {
         guard entity.domain == "sensor", let options = entity.options else { return false }

@@ -1,6 +1,6 @@
 import CycleCore
 
-/// A Home Connect device found by discovery, with the entity of each role recognised.
+/// A device of one of the brands' integrations found by discovery, with the entity of each role recognised.
 public struct DiscoveredDevice: Sendable, Equatable {
     /// HA's device id (32 hex characters).
     public var deviceID: String
@@ -14,9 +14,13 @@ public struct DiscoveredDevice: Sendable, Equatable {
     public var entities: [Role: String]
     /// Unit of measurement per role, where the entity has one (`%`, `°C`, `kWh`, …).
     public var units: [Role: String]
+    /// How its states are read: chosen by the integration it was found in.
+    public var profile: BrandProfile
 
     public init(deviceID: String, applianceID: String, name: String, manufacturer: String? = nil,
-                model: String? = nil, entities: [Role: String], units: [Role: String] = [:]) {
+                model: String? = nil, entities: [Role: String], units: [Role: String] = [:],
+                profile: BrandProfile = .homeConnect) {
+        self.profile = profile
         self.deviceID = deviceID
         self.applianceID = applianceID
         self.name = name

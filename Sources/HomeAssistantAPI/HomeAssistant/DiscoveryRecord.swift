@@ -47,13 +47,17 @@ public struct DiscoveryRecord: Sendable, Equatable, Decodable {
 
     /// HA's device id.
     public var id: String
+    /// The integration the device was found in (`home_connect`, `miele`, …); nil in older answers.
+    public var domain: String?
     public var name: String?
     public var manufacturer: String?
     public var model: String?
     public var entities: [Entity]
 
-    public init(id: String, name: String?, manufacturer: String? = nil, model: String? = nil, entities: [Entity]) {
+    public init(id: String, domain: String? = nil, name: String?, manufacturer: String? = nil, model: String? = nil,
+                entities: [Entity]) {
         self.id = id
+        self.domain = domain
         self.name = name
         self.manufacturer = manufacturer
         self.model = model

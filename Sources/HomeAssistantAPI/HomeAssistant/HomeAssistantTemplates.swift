@@ -1,3 +1,4 @@
+import CycleCore
 /// The Jinja templates cycletrack renders through `POST /api/template`, written for
 /// HA's sandboxed Jinja (2024.3 and later): only `states[...]`, `states(...)`,
 /// `state_attr`, `integration_entities`, `device_id`, `device_attr`, `namespace` and
@@ -42,28 +43,37 @@ public enum HomeAssistantTemplates {
             """
     }
 
-    /// The template that lists every Home Connect device with its entities:
+    /// The integration domains discovery reads: every brand profile's (docs/CYCLES.md, "Brands").
+    public static let discoveryDomains: [String] = BrandProfile.allCases.compactMap(\.domain)
+
+    /// The template that lists every device of the brands' integrations with its entities:
     ///
-    ///     [{"id": "<device id>", "name": "...", "manufacturer": "...", "model": "...",
+    ///     [{"id": "<device id>", "domain": "miele", "name": "...", "manufacturer": "...", "model": "...",
     ///       "entities": [{"id": "sensor.x", "state": "run", "options": [...] | null,
     ///                     "unit": "%" | null, "dc": "timestamp" | null}, ...]}, ...]
     ///
-    /// Devices in the order their first entity appears in `integration_entities`;
-    /// entities without a device are left out (they can't be grouped into an appliance).
-    /// `name` is the user's name for the device when set, else the integration's.
+    /// Devices in the order their first entity appears in `integration_entities`, domain by
+    /// domain (`home_connect` first); a device is listed once, under the first domain that
+    /// has it. Entities without a device are left out (they can't be grouped into an
+    /// appliance). `name` is the user's name for the device when set, else the integration's.
     public static let discovery = """
-        {%- set ns = namespace(devices=[]) -%}
-        {%- for e in integration_entities('home_connect') -%}
+        {%- set ns = namespace(devices=[], domains=[]) -%}
+        {%- for dom in \(discoveryDomains.map { "'\($0)'" }.joined(separator: ", ")) -%}
+        {%- for e in integration_entities(dom) -%}
         {%- set d = device_id(e) -%}
-        {%- if d and d not in ns.devices -%}{%- set ns.devices = ns.devices + [d] -%}{%- endif -%}
+        {%- if d and d not in ns.devices -%}\
+        {%- set ns.devices = ns.devices + [d] -%}{%- set ns.domains = ns.domains + [dom] -%}\
+        {%- endif -%}
+        {%- endfor -%}
         {%- endfor -%}
         [
         {%- for d in ns.devices -%}
-        {"id": {{ d | tojson }}, \
+        {%- set dom = ns.domains[loop.index0] -%}
+        {"id": {{ d | tojson }}, "domain": {{ dom | tojson }}, \
         "name": {{ (device_attr(d, 'name_by_user') or device_attr(d, 'name')) | tojson }}, \
         "manufacturer": {{ device_attr(d, 'manufacturer') | tojson }}, \
         "model": {{ device_attr(d, 'model') | tojson }}, "entities": [
-        {%- for e in integration_entities('home_connect') if device_id(e) == d -%}
+        {%- for e in integration_entities(dom) if device_id(e) == d -%}
         {"id": {{ e | tojson }}, "state": {{ states(e) | tojson }}, \
         "options": {{ state_attr(e, 'options') | tojson }}, \
         "unit": {{ state_attr(e, 'unit_of_measurement') | tojson }}, \
