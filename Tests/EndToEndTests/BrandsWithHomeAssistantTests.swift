@@ -1,0 +1,133 @@
+import CycleCore
+import Foundation
+import Testing
+
+/// Other brands and smart plugs against a real Home Assistant 2024.3.3: a Miele washing
+/// machine (the `miele` stand-in, found by discovery and read with the miele profile) and
+/// a washer on a smart plug (a template power sensor, configured with its one entity).
+@Suite(
+    "Other brands and smart plugs against a real Home Assistant",
+    .serialized,
+    .enabled(if: HomeAssistantProcess.shouldRun,
+             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available"))
+)
+struct BrandsWithHomeAssistantTests {
+    let ha: HomeAssistantProcess
+    let scratch: Scratch
+
+    init() async throws {
+        ha = try HomeAssistantProcess()
+        try await ha.start()
+        scratch = try Scratch()
+    }
+
+    private var database: String { scratch.path + "/history.sqlite" }
+
+    private func config(_ rest: String) -> String {
+        scratch.write("cycletrack.json", """
+            {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
+             "updates": "poll", "poll": {"active_seconds": 1, "idle_seconds": 1}, \(rest)}
+            """)
+    }
+
+    /// Supernotify calls for one appliance's tags, as start/quiet/clear/end.
+    private func kinds(of applianceID: String) throws -> [String] {
+        let tag = NotificationTag.live(applianceID: applianceID)
+        return try ha.supernotifyCalls().compactMap { call in
+            let extra = call.data["extra_data"] as? [String: Any] ?? [:]
+            guard let callTag = extra["mobile_push_notification_tag"] as? String, callTag.hasPrefix(tag) else { return nil }
+            if extra["mobile_push_clear_notification"] as? Bool == true { return "clear" }
+            if callTag.hasSuffix("_end") { return "end" }
+            return extra["silent"] as? Bool == true ? "quiet" : "start"
+        }
+    }
+
+    private func waitForEnd(of applianceID: String, timeout: Double = 30) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let seen = try kinds(of: applianceID)
+            if seen.contains("end") { return seen }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return try kinds(of: applianceID)
+    }
+
+    private func cycles() throws -> [[String: Any]] {
+        let query = try CycletrackProcess.run(["query", "--db", database, "--format", "json"])
+        return try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
+    }
+
+    @Test("Discovery finds the Miele washing machine, check shows its profile, and a cycle goes through")
+    func mieleCycle() async throws {
+        let path = config(#""discover": true"#)
+        let check = try CycletrackProcess.run(["check", "--config", path, "--format", "json"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any], "\(check.stdout)")
+        let appliances = try #require(object["appliances"] as? [[String: Any]])
+        let miele = try #require(appliances.first { $0["profile"] as? String == "miele" }, "\(appliances)")
+        #expect(miele["name"] as? String == "Waschmaschine")
+        #expect(miele["operation_state"] as? String == "sensor.waschmaschine_status")
+        #expect(appliances.contains { $0["profile"] as? String == "home_connect" })
+        let id = try #require(miele["id"] as? String)
+        let table = try CycletrackProcess.run(["check", "--config", path])
+        #expect(table.stdout.contains("miele"), "\(table.stdout)")
+
+        let service = try CycletrackProcess(["run", "--config", path, "--db", database],
+                                            environment: ["CYCLETRACK_LOG": "debug"])
+        #expect(service.waitForLog("event=tracking appliance=\(id)", timeout: 60), "\(service.stderrSoFar)")
+        for values: [String: Any] in [
+            ["status": "on", "program": "cottons"],
+            ["status": "in_use", "phase": "main_wash", "remaining_time": 90, "elapsed_time": 0, "energy": 10.0],
+            ["status": "in_use", "phase": "rinse", "remaining_time": 45, "elapsed_time": 45, "energy": 10.5],
+            ["status": "program_ended", "phase": "finished", "remaining_time": 0, "elapsed_time": 90, "energy": 10.8],
+        ] {
+            let (status, body) = try await ha.callService("miele", "set_state", values)
+            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
+            try await Task.sleep(for: .seconds(2.5))
+        }
+        let seen = try await waitForEnd(of: id)
+        service.signal(SIGTERM)
+        #expect(service.wait(timeout: 15).status == 0)
+        #expect(seen.first == "start" && seen.suffix(2) == ["clear", "end"], "\(seen)")
+        #expect(seen.filter { $0 == "start" }.count == 1, "\(seen)")
+        let stored = try cycles()
+        #expect(stored.count == 1)
+        #expect(stored.first?["outcome"] as? String == "finished")
+        #expect(stored.first?["program"] as? String == "cottons")
+    }
+
+    @Test("A washer on a smart plug, configured with its power entity alone: a cycle starts and ends on the power")
+    func plugWasherCycle() async throws {
+        func watts(_ value: Double) async throws {
+            let (status, body) = try await ha.callService(
+                "input_number", "set_value", ["entity_id": "input_number.washer_plug_watts", "value": value])
+            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
+        }
+        try await watts(0.5)
+        let path = config(#"""
+            "discover": false,
+            "appliances": [{"id": "plug_washer", "power_entity": "sensor.washer_plug_power",
+                            "power_start_seconds": 2, "power_off_seconds": 3}]
+            """#)
+        let check = try CycletrackProcess.run(["check", "--config", path])
+        #expect(check.stdout.contains("plug"), "\(check.stdout)")
+        let service = try CycletrackProcess(["run", "--config", path, "--db", database],
+                                            environment: ["CYCLETRACK_LOG": "debug"])
+        #expect(service.waitForLog("event=tracking appliance=plug_washer", timeout: 60), "\(service.stderrSoFar)")
+        try await watts(1800)
+        try await Task.sleep(for: .seconds(4))
+        try await watts(0.8)  // a short soak: under the off time
+        try await Task.sleep(for: .seconds(1.5))
+        try await watts(350)
+        try await Task.sleep(for: .seconds(2))
+        try await watts(0.5)
+        let seen = try await waitForEnd(of: "plug_washer")
+        service.signal(SIGTERM)
+        #expect(service.wait(timeout: 15).status == 0)
+        #expect(seen.first == "start" && seen.suffix(2) == ["clear", "end"], "\(seen)")
+        #expect(seen.filter { $0 == "start" }.count == 1, "\(seen)")
+        let stored = try cycles()
+        #expect(stored.count == 1)
+        #expect(stored.first?["outcome"] as? String == "finished")
+        #expect((stored.first?["energy_kwh"] as? Double ?? 0) > 0, "\(stored)")
+    }
+}

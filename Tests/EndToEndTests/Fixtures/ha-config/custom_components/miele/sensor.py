@@ -1,0 +1,66 @@
+"""Sensors of the Miele stand-in, shaped like homeassistant/components/miele/sensor.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from homeassistant.components.sensor import SensorDeviceClass, SensorEntity, SensorStateClass
+from homeassistant.config_entries import ConfigEntry
+from homeassistant.const import UnitOfEnergy, UnitOfTime
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.device_registry import DeviceInfo
+from homeassistant.helpers.entity_platform import AddEntitiesCallback
+
+from .const import DOMAIN, ENUMS, ROLES
+
+GERMAN = {
+    "status": "Status", "program": "Programm", "phase": "Programmphase", "remaining_time": "Restzeit",
+    "elapsed_time": "Verstrichene Zeit", "start_time": "Startzeit", "energy": "Energieverbrauch",
+}
+
+
+class MieleSensor(SensorEntity):
+    _attr_has_entity_name = True
+    _attr_should_poll = False
+
+    def __init__(self, runtime: dict[str, Any], role: str) -> None:
+        self._runtime = runtime
+        self._role = role
+        self._attr_name = GERMAN[role]
+        self._attr_unique_id = f"000123456789-{role}"
+        self._attr_device_info = DeviceInfo(
+            identifiers={(DOMAIN, "000123456789")}, name="Waschmaschine", manufacturer="Miele", model="WWR860",
+        )
+        if role in ENUMS:
+            self._attr_device_class = SensorDeviceClass.ENUM
+            self._attr_options = list(ENUMS[role])
+        elif role == "energy":
+            self._attr_device_class = SensorDeviceClass.ENERGY
+            self._attr_state_class = SensorStateClass.TOTAL_INCREASING
+            self._attr_native_unit_of_measurement = UnitOfEnergy.KILO_WATT_HOUR
+        else:
+            self._attr_device_class = SensorDeviceClass.DURATION
+            self._attr_native_unit_of_measurement = UnitOfTime.MINUTES
+
+    @property
+    def raw(self) -> str:
+        return self._runtime["values"][self._role]
+
+    @property
+    def available(self) -> bool:
+        return self.raw != "unavailable"
+
+    @property
+    def native_value(self) -> Any:
+        if self.raw in ("unknown", "unavailable"):
+            return None
+        if self._role in ENUMS:
+            return self.raw
+        return float(self.raw)
+
+    async def async_added_to_hass(self) -> None:
+        self._runtime["entities"][self._role] = self
+
+
+async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry, async_add_entities: AddEntitiesCallback) -> None:
+    runtime = hass.data[DOMAIN]
+    async_add_entities([MieleSensor(runtime, role) for role in ROLES])
