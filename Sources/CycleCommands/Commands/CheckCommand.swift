@@ -80,7 +80,7 @@ struct CheckCommand {
                 let found = try await client.discoverDevices()
                 discovered = found.devices
                 let names = found.devices.map { "\($0.name) (\($0.applianceID))" }
-                report.add("discovery", ok: true, found.devices.isEmpty ? "no Home Connect device found"
+                report.add("discovery", ok: true, found.devices.isEmpty ? "no device of a known brand found"
                            : "found \(names.joined(separator: ", "))")
                 for skipped in found.skipped {
                     report.add("  skipped \(skipped.name)", ok: true, skipped.reason)

@@ -23,6 +23,8 @@ struct ReplayCommand {
                                    table: one aligned line per call
           --steps JSON             other progress steps: '{"step":5}' or '{"at":[25,50,75]}'
           --cycle-push-limit N     another per-cycle limit (3 to 1000)
+          --profile NAME           read the trace as another brand: home_connect, miele,
+                                   lg_thinq, smartthings, whirlpool, electrolux or plug
           --cycle ID --db FILE     replay a stored cycle (an id from 'cycletrack query')
           --record FILE            also store what it played in a database, as source
                                    "replay" (calls marked not sent; 'stats' counts them)
@@ -39,13 +41,14 @@ struct ReplayCommand {
     var format: String
     var stepsOverride: ProgressSteps?
     var cyclePushLimit: Int?
+    var profile: BrandProfile?
     var cycleID: Int64?
     var databasePath: String?
     var recordPath: String?
     let environment: [String: String]
 
     init(arguments: [String], environment: [String: String]) throws(CommandError) {
-        let parsed = try Arguments(arguments, valued: ["config", "appliance", "format", "steps", "cycle-push-limit", "cycle", "db", "record"])
+        let parsed = try Arguments(arguments, valued: ["config", "appliance", "format", "steps", "cycle-push-limit", "cycle", "db", "record", "profile"])
         self.environment = environment
         configPath = parsed.value("config")
         applianceID = parsed.value("appliance")
@@ -54,6 +57,12 @@ struct ReplayCommand {
             stepsOverride = try configured { () throws(ConfigurationError) in try ConfigurationLoader.parseSteps(steps, origin: "--steps") }
         }
         cyclePushLimit = try parsed.int("cycle-push-limit", in: 3...1000)
+        if let name = parsed.value("profile") {
+            guard let known = BrandProfile(rawValue: name) else {
+                throw .usage("--profile expects one of \(BrandProfile.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
+            }
+            profile = known
+        }
         if let cycle = parsed.value("cycle") {
             guard let id = Int64(cycle), id > 0 else { throw .usage("--cycle expects a cycle id from 'cycletrack query', got '\(cycle)'") }
             cycleID = id
@@ -87,6 +96,7 @@ struct ReplayCommand {
         var settings = try settingsFor(id, in: config)
         if let stepsOverride { settings.steps = stepsOverride }
         if let cyclePushLimit { settings.cyclePushLimit = cyclePushLimit }
+        if let profile { settings.profile = profile }
 
         var recording: (recorder: CycleRecorder, error: CommandError?)?
         if let recordPath {
