@@ -34,6 +34,10 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     public var profile: BrandProfile = .homeConnect
     /// The smart plug thresholds, used with `profile` `.plug`.
     public var power: PowerSettings = PowerSettings()
+    /// Durations learned from the appliance's own finished cycles, for a progress and a
+    /// finish time where it reports none; nil: nothing learned (the world leaves it nil
+    /// for appliances that report their own).
+    public var learned: LearnedDurations?
 
     public init(id: String, name: String) {
         self.id = id

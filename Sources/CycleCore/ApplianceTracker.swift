@@ -76,6 +76,7 @@ public struct ApplianceTracker: Sendable {
         var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
         var observation = observation.reading(as: settings.profile)
         if settings.profile == .plug { observation = power.read(observation, settings: settings.power) }
+        observation = estimated(observation)
         for event in machine.observe(observation) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
@@ -96,6 +97,14 @@ public struct ApplianceTracker: Sendable {
         }
     }
 
+    /// The observation with a progress and a finish time from the learned durations,
+    /// where it reports neither (LearnedDurations); the cycle starts at its time when none is open.
+    private func estimated(_ observation: Observation) -> Observation {
+        guard let learned = settings.learned else { return observation }
+        let cycle = machine.cycle
+        return learned.estimating(observation, startedAt: cycle?.startedAt ?? observation.at, program: cycle?.program)
+    }
+
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
     private var plugDeadline: Date? {
         settings.profile == .plug ? power.deadline(settings.power) : nil
@@ -106,7 +115,7 @@ public struct ApplianceTracker: Sendable {
         var effects: [TrackerEffect] = []
         while let due = nextDeadline, inclusive ? due <= limit : due < limit {
             if plugDeadline == due, let confirmed = power.expire(at: due, settings: settings.power) {
-                for event in machine.observe(confirmed) { effects += perform(event, at: due, budget: &budget) }
+                for event in machine.observe(estimated(confirmed)) { effects += perform(event, at: due, budget: &budget) }
                 if let next = nextDeadline, next <= due { break }
                 continue
             }

@@ -97,6 +97,7 @@ struct ReplayCommand {
         if let stepsOverride { settings.steps = stepsOverride }
         if let cyclePushLimit { settings.cyclePushLimit = cyclePushLimit }
         if let profile { settings.profile = profile }
+        settings = try learning(settings, before: observations.first?.at)
 
         var recording: (recorder: CycleRecorder, error: CommandError?)?
         if let recordPath {
@@ -153,6 +154,19 @@ struct ReplayCommand {
             return try Replay.observations(lines: lines)
         } catch {
             throw .config("\(name == "-" ? "stdin" : name): line \(error.line): \(error.message)")
+        }
+    }
+
+    /// A plug's durations learned from the database's finished cycles that started before
+    /// the replayed one, as `run` learns them when it starts (docs/CYCLES.md, "Smart plugs");
+    /// the settings as they are without a database file.
+    private func learning(_ settings: ApplianceSettings, before: Date?) throws(CommandError) -> ApplianceSettings {
+        guard settings.profile == .plug, let path = databasePath ?? (cycleID == nil ? nil : "cycletrack.sqlite"),
+              FileManager.default.fileExists(atPath: path) else { return settings }
+        do {
+            return try LearnedDurationsReader.learning(settings, store: try HistoryStore(path: path, mode: .readOnly), before: before)
+        } catch {
+            throw CommandError(.config, "\(error)")
         }
     }
 }

@@ -148,7 +148,19 @@ public actor Runner {
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
             order.append(appliance.id)
-            household.follow(appliance.settings, restoring: try recorder.saved(appliance.id, log: log))
+            household.follow(Self.learning(appliance.settings, store: store, log: log),
+                             restoring: try recorder.saved(appliance.id, log: log))
+        }
+    }
+
+    /// The settings with what the appliance's own finished cycles taught (a plug's learned
+    /// durations, read once when it is followed); as given when the store can't say.
+    private static func learning(_ settings: ApplianceSettings, store: HistoryStore, log: Log) -> ApplianceSettings {
+        do {
+            return try LearnedDurationsReader.learning(settings, store: store)
+        } catch {
+            log.error("store_read_failed", ["error": "\(error)", "effect": "no learned durations for \(settings.id)"])
+            return settings
         }
     }
 
@@ -536,14 +548,14 @@ public actor Runner {
             order.append(appliance.id)
             if household.follows(appliance.id) {
                 // An open cycle of an appliance that was not followed: it is back, with its settings.
-                household.follow(appliance.settings)
+                household.follow(Self.learning(appliance.settings, store: store, log: log))
             } else {
                 let saved: Household.Saved?
                 do { saved = try recorder.saved(appliance.id, log: log) } catch {
                     log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
                     saved = nil
                 }
-                household.follow(appliance.settings, restoring: saved)
+                household.follow(Self.learning(appliance.settings, store: store, log: log), restoring: saved)
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
