@@ -102,6 +102,8 @@ public enum CommandLineTool {
               --cycle-push-limit N       another per-cycle limit
               --cycle ID --db FILE       replay a stored cycle instead of a file
               --record FILE              also write what it played into a database (calls marked not sent)
+              --db FILE                  the history the finish-time correction learns from (cycles
+                                         before the trace; default: the config's database, if any)
             A summary (cycles, outcome, calls per kind) goes to stderr.
             """,
         "query": """
