@@ -131,14 +131,17 @@ extension HistoryStore {
         let (conditions, values) = Self.conditions(filter)
         let sql = """
             SELECT \(key), started_at, ended_at - started_at, outcome = 'finished',
-                   CASE WHEN outcome = 'finished' THEN ended_at - first_predicted_finish END, pushes, energy_kwh
+                   CASE WHEN outcome = 'finished' THEN ended_at - first_predicted_finish END, pushes, energy_kwh,
+                   appliance_id, program, first_predicted_finish - started_at
             FROM cycles
             """ + conditions
         try perform("reading cycle figures") { () throws(SQLiteError) in
             try connection.forEachRow(sql, values) { row in
                 visit(CycleFigures(key: row.optionalString(0), startedAt: row.date(1), duration: row.optionalDouble(2),
                                    finished: row.int64(3) == 1, estimateError: row.optionalDouble(4),
-                                   pushes: Int(row.int64(5)), energyKWh: row.optionalDouble(6)))
+                                   pushes: Int(row.int64(5)), energyKWh: row.optionalDouble(6),
+                                   applianceID: row.optionalString(7), program: row.optionalString(8),
+                                   firstEstimateLead: row.optionalDouble(9)))
             }
         }
     }

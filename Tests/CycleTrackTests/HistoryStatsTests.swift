@@ -8,21 +8,23 @@ import Testing
 @Suite struct HistoryStatsTests {
     // By hand, for the dishwasher (cycles 1, 3, 4): 3 cycles, 2 finished; ended
     // durations 134 and 120 min: median 127 min, p90 = rank ⌈0.9 × 2⌉ = 2nd = 134 min;
-    // estimate errors (end − first estimate) -4 and +6 min: median +1 min; pushes 12, 1, 10: median 10,
+    // estimate errors (end − first estimate) -4 and +6 min: median +1 min, either way 4 and 6:
+    // median 5 min, and corrected the same (one other eco_50 cycle is too few to learn
+    // from); pushes 12, 1, 10: median 10,
     // max 12; energy 0.82 and 1.10 kWh: median 0.96, total 1.92.
     // The washer: one aborted cycle of 45 min; its estimate does not count (not finished).
     @Test func byAppliance() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.stats([]) == """
-            appliance   cycles  finished     median         p90  estimate error  pushes  max pushes    energy  total energy
-            dishwasher       3         2  2 h 7 min  2 h 14 min          +1 min      10          12  0.96 kWh      1.92 kWh
-            washer           1         0     45 min      45 min                       3           3
+            appliance   cycles  finished     median         p90  estimate error  abs error  corrected  pushes  max pushes    energy  total energy
+            dishwasher       3         2  2 h 7 min  2 h 14 min          +1 min      5 min      5 min      10          12  0.96 kWh      1.92 kWh
+            washer           1         0     45 min      45 min                                             3           3
 
             """)
         #expect(try fixture.stats(["--format", "json"]) == """
             [
-              {"appliance": "dishwasher", "cycles": 3, "finished": 2, "median_duration_minutes": 127, "p90_duration_minutes": 134, "median_estimate_error_minutes": 1, "median_pushes": 10, "max_pushes": 12, "median_energy_kwh": 0.96, "total_energy_kwh": 1.92},
-              {"appliance": "washer", "cycles": 1, "finished": 0, "median_duration_minutes": 45, "p90_duration_minutes": 45, "median_estimate_error_minutes": null, "median_pushes": 3, "max_pushes": 3, "median_energy_kwh": null, "total_energy_kwh": null}
+              {"appliance": "dishwasher", "cycles": 3, "finished": 2, "median_duration_minutes": 127, "p90_duration_minutes": 134, "median_estimate_error_minutes": 1, "median_abs_estimate_error_minutes": 5, "median_abs_corrected_error_minutes": 5, "median_pushes": 10, "max_pushes": 12, "median_energy_kwh": 0.96, "total_energy_kwh": 1.92},
+              {"appliance": "washer", "cycles": 1, "finished": 0, "median_duration_minutes": 45, "p90_duration_minutes": 45, "median_estimate_error_minutes": null, "median_abs_estimate_error_minutes": null, "median_abs_corrected_error_minutes": null, "median_pushes": 3, "max_pushes": 3, "median_energy_kwh": null, "total_energy_kwh": null}
             ]
 
             """)
@@ -34,9 +36,9 @@ import Testing
     @Test func byWeekAsCSV() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.stats(["--by", "week", "--format", "csv"]) == """
-            week,cycles,finished,median_duration_minutes,p90_duration_minutes,median_estimate_error_minutes,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh
-            2026-W44,1,1,120,120,6,10,10,1.1,1.1
-            2026-W45,3,1,89.5,134,-4,3,12,0.82,0.82
+            week,cycles,finished,median_duration_minutes,p90_duration_minutes,median_estimate_error_minutes,median_abs_estimate_error_minutes,median_abs_corrected_error_minutes,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh
+            2026-W44,1,1,120,120,6,6,6,10,10,1.1,1.1
+            2026-W45,3,1,89.5,134,-4,4,4,3,12,0.82,0.82
 
             """)
     }
@@ -44,10 +46,10 @@ import Testing
     @Test func byProgramWithFilters() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.stats(["--by", "program", "--since", "2026-11-02", "--format", "csv"]) == """
-            program,cycles,finished,median_duration_minutes,p90_duration_minutes,median_estimate_error_minutes,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh
-            "Cotton, ""Eco"" 40",1,0,45,45,,3,3,,
-            eco_50,1,1,134,134,-4,12,12,0.82,0.82
-            intensive_70,1,0,,,,1,1,,
+            program,cycles,finished,median_duration_minutes,p90_duration_minutes,median_estimate_error_minutes,median_abs_estimate_error_minutes,median_abs_corrected_error_minutes,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh
+            "Cotton, ""Eco"" 40",1,0,45,45,,,,3,3,,
+            eco_50,1,1,134,134,-4,4,4,12,12,0.82,0.82
+            intensive_70,1,0,,,,,,1,1,,
 
             """)
         #expect(try fixture.stats(["--appliance", "oven"]) == "no cycles match\n")

@@ -17,6 +17,10 @@ struct CycleStatistics: Equatable {
     /// that had a prediction. Positive: the cycle ran over its first estimate;
     /// negative: it finished early.
     var medianEstimateError: TimeInterval?
+    /// Median of the absolute estimate errors over the same cycles, without and with the
+    /// finish-time correction (leave-one-out, `CorrectedEstimates`): what the correction gains.
+    var medianAbsEstimateError: TimeInterval?
+    var medianAbsCorrectedError: TimeInterval?
     /// Median and maximum of the calls per cycle.
     var medianPushes: Double?
     var maxPushes: Int?
@@ -30,6 +34,8 @@ struct CycleStatistics: Equatable {
         fileprivate var finished = 0
         fileprivate var durations: [Double] = []
         fileprivate var estimateErrors: [Double] = []
+        fileprivate var absErrors: [Double] = []
+        fileprivate var absCorrectedErrors: [Double] = []
         fileprivate var pushes: [Double] = []
         fileprivate var energy: [Double] = []
 
@@ -41,6 +47,12 @@ struct CycleStatistics: Equatable {
             pushes.append(Double(cycle.pushes))
             if let kWh = cycle.energyKWh { energy.append(kWh) }
         }
+
+        /// The group's estimate errors without and with the correction, once all are read.
+        mutating func addEstimates(plain: [Double], corrected: [Double]) {
+            absErrors += plain.map(abs)
+            absCorrectedErrors += corrected.map(abs)
+        }
     }
 
     init(_ group: Accumulator) {
@@ -50,6 +62,8 @@ struct CycleStatistics: Equatable {
         medianDuration = Self.median(sorted: durations)
         p90Duration = Self.nearestRank(90, ofSorted: durations)
         medianEstimateError = Self.median(sorted: group.estimateErrors.sorted())
+        medianAbsEstimateError = Self.median(sorted: group.absErrors.sorted())
+        medianAbsCorrectedError = Self.median(sorted: group.absCorrectedErrors.sorted())
         let pushes = group.pushes.sorted()
         medianPushes = Self.median(sorted: pushes)
         maxPushes = pushes.last.flatMap { NumberText.int($0) }

@@ -22,6 +22,10 @@ public struct StatsCommand: Sendable {
           estimate error     median of actual end minus first predicted finish, over
                              finished cycles: +4 min means the cycle ran 4 min over its
                              first estimate, -4 min that it finished 4 min early
+          abs error          median of how far off the first estimate was, either way
+          corrected          the same for the first estimate after the finish-time
+                             correction, each cycle corrected from the other finished
+                             cycles of its appliance and program (leave-one-out)
           pushes             calls per cycle, median and maximum
           energy             kWh per cycle (median) and in total, where recorded
 
@@ -65,6 +69,7 @@ public struct StatsCommand: Sendable {
         let range = try options.range(now: now, timeZone: timeZone)
         let store = try options.openStore()
         var accumulators: [String?: CycleStatistics.Accumulator] = [:]
+        var estimates = CorrectedEstimates()
         do {
             let filter = CycleFilter(applianceID: options.applianceID, since: range.since, until: range.until)
             let readKey: CycleFigures.Grouping = switch grouping {
@@ -90,9 +95,13 @@ public struct StatsCommand: Sendable {
                     key = cycle.key
                 }
                 accumulators[key, default: CycleStatistics.Accumulator()].add(cycle)
+                estimates.add(cycle, group: key)
             }
         } catch {
             throw .config(error.description)
+        }
+        for (key, errors) in estimates.errors() {
+            accumulators[key]?.addEstimates(plain: errors.plain, corrected: errors.corrected)
         }
         let groups = accumulators
             .map { (key: $0.key, statistics: CycleStatistics($0.value)) }
@@ -108,7 +117,7 @@ public struct StatsCommand: Sendable {
         guard !groups.isEmpty else { return "no cycles match\n" }
         var table = TextTable([
             (grouping.rawValue, .left), ("cycles", .right), ("finished", .right), ("median", .right), ("p90", .right),
-            ("estimate error", .right), ("pushes", .right), ("max pushes", .right), ("energy", .right), ("total energy", .right),
+            ("estimate error", .right), ("abs error", .right), ("corrected", .right), ("pushes", .right), ("max pushes", .right), ("energy", .right), ("total energy", .right),
         ])
         for (key, stats) in groups {
             let name = grouping == .program ? key.map(programName) ?? "(none)" : key ?? ""
@@ -119,6 +128,8 @@ public struct StatsCommand: Sendable {
                 stats.medianDuration.map(TimeText.duration) ?? "",
                 stats.p90Duration.map(TimeText.duration) ?? "",
                 stats.medianEstimateError.map(TimeText.signedDuration) ?? "",
+                stats.medianAbsEstimateError.map(TimeText.duration) ?? "",
+                stats.medianAbsCorrectedError.map(TimeText.duration) ?? "",
                 stats.medianPushes.map { $0 == $0.rounded() ? NumberText.plain($0) : TimeText.fixed($0, decimals: 1) } ?? "",
                 stats.maxPushes.map(String.init) ?? "",
                 stats.medianEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
@@ -132,7 +143,8 @@ public struct StatsCommand: Sendable {
     private var columns: [String] {
         [
             grouping.rawValue, "cycles", "finished", "median_duration_minutes", "p90_duration_minutes",
-            "median_estimate_error_minutes", "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
+            "median_estimate_error_minutes", "median_abs_estimate_error_minutes", "median_abs_corrected_error_minutes",
+            "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
         ]
     }
 
@@ -149,6 +161,8 @@ public struct StatsCommand: Sendable {
             rounded(stats.medianDuration.map { $0 / 60 }, 10),
             rounded(stats.p90Duration.map { $0 / 60 }, 10),
             rounded(stats.medianEstimateError.map { $0 / 60 }, 10),
+            rounded(stats.medianAbsEstimateError.map { $0 / 60 }, 10),
+            rounded(stats.medianAbsCorrectedError.map { $0 / 60 }, 10),
             rounded(stats.medianPushes, 10),
             stats.maxPushes.map(ReportValue.int) ?? .null,
             rounded(stats.medianEnergy, 1_000),
