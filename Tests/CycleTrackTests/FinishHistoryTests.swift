@@ -1,0 +1,139 @@
+import CycleCore
+import Foundation
+import Testing
+@testable import CycleHistory
+@testable import CycleService
+@testable import CycleCommands
+
+/// The finish-time correction on a real SQLite history: cycles recorded as `run`
+/// records them, the history read back as the runner and `replay` read it, and
+/// `stats` replaying the correction over the stored cycles.
+@Suite struct FinishHistoryTests {
+    static let eco50 = "dishcare_dishwasher_program_eco_50"
+    static let intensive = "dishcare_dishwasher_program_intensiv_70"
+    /// 2026-11-02T08:00:00Z.
+    static let zero = Date(timeIntervalSince1970: 1_793_606_400)
+
+    static func minute(_ minutes: Double) -> Date { zero.addingTimeInterval(minutes * 60) }
+
+    /// A cycle starting at `start` minutes that the appliance says takes 60 minutes and
+    /// that ends `over` minutes after that.
+    static func cycle(start: Double, over: Double, program: String = eco50) -> [Observation] {
+        var observations: [Observation] = []
+        for offset in stride(from: 0.0, through: 50, by: 10) {
+            observations.append(Observation(at: minute(start + offset), raw: [
+                .operationState: "run", .program: program, .progress: String(Int(offset * 100 / 60)),
+                .finishTime: ISOTime.format(minute(start + 60).addingTimeInterval(offset / 10)),
+            ]))
+        }
+        observations.append(Observation(at: minute(start + 60 + over), raw: [.operationState: "finished", .program: program]))
+        return observations
+    }
+
+    /// Replays `observations` with what the store knew before them, recording as `replay --record` does.
+    static func replay(_ observations: [Observation], into store: HistoryStore, recorder: CycleRecorder) throws -> ReplayResult {
+        let history = try store.finishHistory(applianceID: "dishwasher", before: observations.first?.at)
+        var failure: (any Error)?
+        let result = Replay.run(settings: ApplianceSettings(id: "dishwasher", name: "Dishwasher"), observations: observations,
+                                history: history) { steps, household in
+            do { _ = try recorder.record(steps, into: &household, status: .notSent) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    static func when(_ date: Date) -> Int { Int(date.timeIntervalSince1970) }
+
+    /// `stats --by program --format json`, as rows.
+    static func stats(_ path: String) throws -> [[String: Any]] {
+        let text = try StatsCommand(arguments: ["--db", path, "--by", "program", "--format", "json", "--since", "2026-01-01"],
+                                    environment: [:]).run(now: minute(7 * 24 * 60))
+        return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []
+    }
+
+    @Test func eightMinutesOverThreeTimesIsShownEightMinutesLaterAndStatsShowTheErrorDropping() throws {
+        let files = try StoreFixture()
+        let store = try HistoryStore(path: files.path())
+        let recorder = CycleRecorder(store: store, source: .replay)
+        for index in 0..<3 {
+            let result = try Self.replay(Self.cycle(start: Double(index) * 120, over: 8), into: store, recorder: recorder)
+            #expect(result.calls.first?.when == Self.when(Self.minute(Double(index) * 120 + 60)), "no correction yet")
+        }
+        #expect(try store.finishHistory(applianceID: "dishwasher") == FinishHistory(errors: [Self.eco50: [480, 480, 480]]))
+
+        let fourth = try Self.replay(Self.cycle(start: 360, over: 8), into: store, recorder: recorder)
+        #expect(fourth.calls.first?.when == Self.when(Self.minute(360 + 68)))
+        let stored = try #require(try store.cycles(matching: CycleFilter(limit: 1)).first)
+        #expect(stored.firstPredictedFinish == Self.minute(420))
+        #expect(stored.firstShownFinish == Self.minute(428))
+        #expect(stored.lastShownFinish.map { $0 > stored.lastPredictedFinish ?? .distantFuture } == true)
+
+        // Every cycle was 8 minutes off; corrected from the three others, none is.
+        let rows = try Self.stats(files.path())
+        #expect(rows.count == 1)
+        #expect(rows.first?["median_abs_estimate_error_minutes"] as? Double == 8)
+        #expect(rows.first?["median_abs_corrected_error_minutes"] as? Double == 0)
+    }
+
+    @Test func aProgramWithoutEnoughHistoryIsUnchanged() throws {
+        let files = try StoreFixture()
+        let store = try HistoryStore(path: files.path())
+        let recorder = CycleRecorder(store: store, source: .replay)
+        for index in 0..<3 { _ = try Self.replay(Self.cycle(start: Double(index) * 120, over: 8), into: store, recorder: recorder) }
+        for index in 3..<5 {
+            _ = try Self.replay(Self.cycle(start: Double(index) * 120, over: 8, program: Self.intensive), into: store, recorder: recorder)
+        }
+        // Two cycles of Intensive 70 are too few, and Eco 50's don't count for it.
+        let third = try Self.replay(Self.cycle(start: 600, over: 8, program: Self.intensive), into: store, recorder: recorder)
+        #expect(third.calls.first?.when == Self.when(Self.minute(660)))
+        let stored = try #require(try store.cycles(matching: CycleFilter(limit: 1)).first)
+        #expect(stored.firstShownFinish == stored.firstPredictedFinish)
+
+        // In stats, each of the three Intensive 70 cycles has two others: uncorrected.
+        let intensive = try Self.stats(files.path()).first { $0["program"] as? String == Self.intensive }
+        #expect(intensive?["median_abs_estimate_error_minutes"] as? Double == 8)
+        #expect(intensive?["median_abs_corrected_error_minutes"] as? Double == 8)
+    }
+
+    @Test func aWildOutlierDoesNotSwingTheCorrection() throws {
+        let files = try StoreFixture()
+        let store = try HistoryStore(path: files.path())
+        let recorder = CycleRecorder(store: store, source: .replay)
+        for (index, over) in [8.0, 8, 120, 8].enumerated() {
+            _ = try Self.replay(Self.cycle(start: Double(index) * 300, over: over), into: store, recorder: recorder)
+        }
+        let next = try Self.replay(Self.cycle(start: 1_500, over: 8), into: store, recorder: recorder)
+        #expect(next.calls.first?.when == Self.when(Self.minute(1_500 + 68)), "the median of 8, 8, 120, 8 is 8")
+
+        // Four cycles 8 minutes over are corrected to 0; the outlier stays as far off, less
+        // the 8 minutes learned: the median either way drops from 8 to 0.
+        let rows = try Self.stats(files.path())
+        #expect(rows.first?["median_abs_estimate_error_minutes"] as? Double == 8)
+        #expect(rows.first?["median_abs_corrected_error_minutes"] as? Double == 0)
+    }
+
+    @Test func theStoreKeepsCyclesRecordedBeforeTheShownFinishAndFiltersTheHistory() throws {
+        let files = try StoreFixture()
+        let store = try files.store()
+        let id = try store.openCycle(applianceID: "dishwasher", program: Self.eco50, startedAt: Self.minute(0), source: .run)
+        try store.updateCycle(id: id, program: nil, firstPredictedFinish: Self.minute(60), lastPredictedFinish: nil,
+                              maxProgress: nil, energyStart: nil)
+        try store.closeCycle(id: id, endedAt: Self.minute(65), outcome: .finished, energyEnd: nil)
+        let aborted = try store.openCycle(applianceID: "dishwasher", program: Self.eco50, startedAt: Self.minute(100), source: .run)
+        try store.updateCycle(id: aborted, program: nil, firstPredictedFinish: Self.minute(160), lastPredictedFinish: nil,
+                              maxProgress: nil, energyStart: nil)
+        try store.closeCycle(id: aborted, endedAt: Self.minute(120), outcome: .aborted, energyEnd: nil)
+        #expect(try store.cycle(id: id)?.firstShownFinish == nil)
+        #expect(try store.finishHistory(applianceID: "dishwasher") == FinishHistory(errors: [Self.eco50: [300]]))
+        #expect(try store.finishHistory(applianceID: "dishwasher", before: Self.minute(0)) == FinishHistory())
+        #expect(try store.finishHistory(applianceID: "washer") == FinishHistory())
+    }
+}
+
+extension SupernotifyCall {
+    /// `extra_data.when`: the finish time the phone counts down to.
+    fileprivate var when: Int? {
+        guard case .object(let extra)? = body["extra_data"], case .int(let value)? = extra["when"] else { return nil }
+        return value
+    }
+}
