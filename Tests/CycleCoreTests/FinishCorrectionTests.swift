@@ -10,12 +10,15 @@ func overrunningCycle(start: Double, over: Double, program: String = eco50) -> [
     for offset in stride(from: 0.0, through: 50, by: 10) {
         let finish = ISOTime.format(minute(start + 60).addingTimeInterval(offset / 10))
         lines.append(traceLine(minute(start + offset), [
-            "operation_state": "run", "program": program, "progress": String(Int(offset * 100 / 60)), "finish_time": finish,
+            "operation_state": "run", "program": program, "progress": String(NumberText.int(offset * 100 / 60, .down) ?? 0), "finish_time": finish,
         ]))
     }
     lines.append(traceLine(minute(start + 60 + over), ["operation_state": "finished", "program": program]))
     return lines
 }
+
+/// Whole Unix seconds, as `when` carries them.
+func unix(_ date: Date) -> Int? { NumberText.int(date.timeIntervalSince1970, .down) }
 
 /// docs/PUSHES.md, "Finish-time correction".
 @Suite struct FinishCorrectionTests {
@@ -49,22 +52,22 @@ func overrunningCycle(start: Double, over: Double, program: String = eco50) -> [
         for cycle in 0..<4 { lines += overrunningCycle(start: Double(cycle) * 120, over: 8) }
         let result = try Replay.run(settings: .dishwasher(), lines: numbered(lines))
         let starts = result.calls.filter { $0.reason == "start" }
-        #expect(starts.map(\.when) == [0, 1, 2, 3].map { cycle in
-            Int(minute(Double(cycle) * 120 + 60).timeIntervalSince1970) + (cycle == 3 ? 480 : 0)
-        })
+        let expected: [Int?] = [60.0, 180, 300, 428].map { unix(minute($0)) }
+        #expect(starts.map(\.when) == expected)
         // The shifted time rides on the step updates: no extra call for it here.
         #expect(Set(result.cycles.map(\.calls.count)).count == 1)
         let last = result.cycles[3].calls.filter { $0.kind == .quiet }
-        #expect(last.allSatisfy { ($0.when ?? 0) > Int(minute(360 + 60).timeIntervalSince1970) })
+        let reported = try #require(unix(minute(360 + 60)))
+        #expect(last.allSatisfy { ($0.when ?? 0) > reported })
     }
 
     @Test func historyFromTheStoreCountsFromTheFirstCycleAndTheSwitchTurnsItOff() throws {
         let history = FinishHistory(errors: [eco50: [480, 480, 480]])
         let lines = overrunningCycle(start: 0, over: 8)
         let corrected = try Replay.run(settings: .dishwasher(), lines: numbered(lines), history: history)
-        #expect(corrected.calls.first?.when == Int(minute(68).timeIntervalSince1970))
+        #expect(corrected.calls.first?.when == unix(minute(68)))
         let off = try Replay.run(settings: .dishwasher { $0.finishCorrection = false }, lines: numbered(lines), history: history)
-        #expect(off.calls.first?.when == Int(minute(60).timeIntervalSince1970))
+        #expect(off.calls.first?.when == unix(minute(60)))
         // Another program's history changes nothing.
         let other = FinishHistory(errors: ["dishcare_dishwasher_program_intensiv_70": [480, 480, 480]])
         let unchanged = try Replay.run(settings: .dishwasher(), lines: numbered(lines), history: other)

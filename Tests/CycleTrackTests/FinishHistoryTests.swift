@@ -22,7 +22,7 @@ import Testing
         var observations: [Observation] = []
         for offset in stride(from: 0.0, through: 50, by: 10) {
             observations.append(Observation(at: minute(start + offset), raw: [
-                .operationState: "run", .program: program, .progress: String(Int(offset * 100 / 60)),
+                .operationState: "run", .program: program, .progress: String(NumberText.int(offset * 100 / 60, .down) ?? 0),
                 .finishTime: ISOTime.format(minute(start + 60).addingTimeInterval(offset / 10)),
             ]))
         }
@@ -42,7 +42,7 @@ import Testing
         return result
     }
 
-    static func when(_ date: Date) -> Int { Int(date.timeIntervalSince1970) }
+    static func when(_ date: Date) -> Int? { NumberText.int(date.timeIntervalSince1970, .down) }
 
     /// `stats --by program --format json`, as rows.
     static func stats(_ path: String) throws -> [[String: Any]] {
