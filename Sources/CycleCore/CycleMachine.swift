@@ -140,18 +140,7 @@ extension CycleMachine.Running {
             view.program = program
             if cycle.program == nil { cycle.program = program }
         }
-        view.finishTime = observation.finishTime
-        if let finish = observation.finishTime {
-            if cycle.firstPredictedFinish == nil { cycle.firstPredictedFinish = finish }
-            cycle.lastPredictedFinish = finish
-            var shown = finish
-            if let program = cycle.program, let learned = correction(program), let first = cycle.firstPredictedFinish {
-                shown = FinishCorrection.shown(reported: finish, firstReported: first, learned: learned, at: observation.at)
-            }
-            view.finishTime = shown
-            if cycle.firstShownFinish == nil { cycle.firstShownFinish = shown }
-            cycle.lastShownFinish = shown
-        }
+        takeFinish(observation.finishTime, at: observation.at, correction: correction)
         if let temperature = observation.temperature {
             view.temperature = temperature
             view.temperatureUnit = observation.temperatureUnit
@@ -160,6 +149,28 @@ extension CycleMachine.Running {
             if cycle.energyAtStart == nil { cycle.energyAtStart = energy }
             cycle.energyLatest = energy
         }
+    }
+
+    /// The reported finish time, and the one to show for it.
+    private mutating func takeFinish(_ reported: Date?, at: Date, correction: (String) -> Double?) {
+        guard let finish = reported else {
+            view.finishTime = nil
+            view.reportedFinish = nil
+            return
+        }
+        if cycle.firstPredictedFinish == nil { cycle.firstPredictedFinish = finish }
+        cycle.lastPredictedFinish = finish
+        // Worked out when the reported time changes, not at every poll that repeats it: a
+        // stored cycle (its observations kept as changes) replays the same.
+        guard finish != view.reportedFinish || view.finishTime == nil else { return }
+        view.reportedFinish = finish
+        var shown = finish
+        if let program = cycle.program, let learned = correction(program), let first = cycle.firstPredictedFinish {
+            shown = FinishCorrection.shown(reported: finish, firstReported: first, learned: learned, at: at)
+        }
+        view.finishTime = shown
+        if cycle.firstShownFinish == nil { cycle.firstShownFinish = shown }
+        cycle.lastShownFinish = shown
     }
 }
 

@@ -1,7 +1,9 @@
 import CycleCore
 import Foundation
+import HTTPStandIn
 import Testing
 @testable import CycleHistory
+@testable import HomeAssistantAPI
 @testable import CycleService
 @testable import CycleCommands
 
@@ -110,6 +112,42 @@ import Testing
         let rows = try Self.stats(files.path())
         #expect(rows.first?["median_abs_estimate_error_minutes"] as? Double == 8)
         #expect(rows.first?["median_abs_corrected_error_minutes"] as? Double == 0)
+    }
+
+    @Test func theRunnerStartsFromTheStoresHistoryAndReplayOfTheStoredCycleAgrees() async throws {
+        let files = try StoreFixture()
+        let store = try files.store()
+        // Three earlier Eco 50 cycles that each ran 8 minutes over their first estimate.
+        for day in 1...3 {
+            let began = Self.zero.addingTimeInterval(Double(-day) * 86_400)
+            let id = try store.openCycle(applianceID: "dishwasher", program: Self.eco50, startedAt: began, source: .run)
+            try store.updateCycle(id: id, program: nil, firstPredictedFinish: began.addingTimeInterval(3_600),
+                                  lastPredictedFinish: nil, maxProgress: 100, energyStart: nil)
+            try store.closeCycle(id: id, endedAt: began.addingTimeInterval(3_600 + 480), outcome: .finished, energyEnd: nil)
+        }
+        let standIn = try HomeAssistantStandIn()
+        let script = ApplianceScript.dishwasher(start: Self.zero)
+        let end = try #require(script.lines.last).at.addingTimeInterval(60)
+        let clock = VirtualClock(start: Self.zero, stopAt: end) { now in script.show(at: now, on: standIn) }
+        let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: standIn.baseURL, token: standIn.token, http: HTTPClient()))
+        let runner = try Runner(appliances: [script.tracked], databasePath: files.path(), sourceName: .run,
+                                options: .init(activePollSeconds: 10, idlePollSeconds: 30, dailyPushLimit: 400, rediscoverSeconds: nil),
+                                source: gateway, sink: gateway, clock: clock, log: LogCapture().log)
+        await runner.run()
+
+        // The script's first estimate is 210 minutes after its run begins, two minutes in.
+        let reported = try #require(NumberText.int(Self.zero.addingTimeInterval(120 + 210 * 60).timeIntervalSince1970))
+        let start = try #require(standIn.notifyCalls.first)
+        #expect(start.body.contains("\"when\":\(reported + 480)"))
+        let cycle = try #require(try store.cycles(matching: CycleFilter(limit: 1)).first)
+        #expect(cycle.firstShownFinish == cycle.firstPredictedFinish.map { $0.addingTimeInterval(480) })
+
+        // Replaying the stored cycle with the history before it gives the very same calls.
+        let history = try store.finishHistory(applianceID: "dishwasher", before: cycle.startedAt)
+        let replayed = Replay.run(settings: script.tracked.settings,
+                                  observations: try StoredCycleTrace.load(cycleID: cycle.id, databasePath: files.path()).observations,
+                                  history: history)
+        #expect(replayed.calls.map { $0.bodyJSON() } == (try store.pushes(cycleID: cycle.id)).map(\.body))
     }
 
     @Test func theStoreKeepsCyclesRecordedBeforeTheShownFinishAndFiltersTheHistory() throws {
