@@ -137,10 +137,13 @@ extension HistoryStore {
             """ + conditions
         try perform("reading cycle figures") { () throws(SQLiteError) in
             try connection.forEachRow(sql, values) { row in
-                visit(CycleFigures(key: row.optionalString(0), startedAt: row.date(1), duration: row.optionalDouble(2),
+                let key = row.optionalString(0)
+                // A string read is most of a row's cost: the key is not read twice.
+                visit(CycleFigures(key: key, startedAt: row.date(1), duration: row.optionalDouble(2),
                                    finished: row.int64(3) == 1, estimateError: row.optionalDouble(4),
                                    pushes: Int(row.int64(5)), energyKWh: row.optionalDouble(6),
-                                   applianceID: row.optionalString(7), program: row.optionalString(8),
+                                   applianceID: grouping == .appliance ? key : row.optionalString(7),
+                                   program: grouping == .program ? key : row.optionalString(8),
                                    firstEstimateLead: row.optionalDouble(9)))
             }
         }

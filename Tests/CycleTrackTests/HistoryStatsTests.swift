@@ -70,6 +70,20 @@ import Testing
         #expect(CycleStatistics.median(values) == median)
         #expect(CycleStatistics.nearestRank(90, of: values) == p90)
         #expect(CycleStatistics.median(values.reversed()) == median)
+        #expect(CycleStatistics.median(selecting: values) == median)
+        #expect(CycleStatistics.median(selecting: values.reversed()) == median)
+    }
+
+    @Test func theMedianBySelectionIsTheMedianBySorting() {
+        var seed: UInt64 = 7
+        for count in 1...60 {
+            let values = (0..<count).map { _ -> Double in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Double((seed >> 33) % 9)  // few distinct values: many ties
+            }
+            #expect(CycleStatistics.median(selecting: values) == CycleStatistics.median(values), "\(values)")
+        }
+        #expect(CycleStatistics.median(selecting: []) == nil)
     }
 
     @Test func emptyGroupsHaveNoNumbers() {

@@ -18,7 +18,17 @@ struct CorrectedEstimates {
         var lead: Double?
     }
 
-    private var entries: [String: [Entry]] = [:]
+    /// What the correction learns per.
+    private struct Program: Hashable {
+        var applianceID: String
+        var program: String
+    }
+
+    /// The cycles of each appliance and program, in the order first seen.
+    private var buckets: [[Entry]] = []
+    private var bucketOf: [Program: Int] = [:]
+    /// The last bucket used: consecutive rows are often of the same program.
+    private var last: (program: Program, bucket: Int)?
     private var unlearnable: [Entry] = []
 
     /// Keeps the cycle if it finished with a first estimate; `group` is its display key.
@@ -29,39 +39,65 @@ struct CorrectedEstimates {
             unlearnable.append(entry)
             return
         }
-        entries[applianceID + "\u{1F}" + program, default: []].append(entry)
+        let key = Program(applianceID: applianceID, program: program)
+        let bucket: Int
+        if let last, last.program == key {
+            bucket = last.bucket
+        } else if let known = bucketOf[key] {
+            bucket = known
+        } else {
+            bucket = buckets.count
+            buckets.append([])
+            bucketOf[key] = bucket
+        }
+        last = (key, bucket)
+        buckets[bucket].append(entry)
     }
 
-    /// Per display group, the estimate errors (seconds) without and with the correction.
-    func errors() -> [String?: (plain: [Double], corrected: [Double])] {
-        var result: [String?: (plain: [Double], corrected: [Double])] = [:]
-        for entry in unlearnable {
-            result[entry.group, default: ([], [])].plain.append(entry.error)
-            result[entry.group, default: ([], [])].corrected.append(entry.error)
-        }
-        for list in entries.values {
+    /// Hands `visit` the kept cycles' estimate errors (seconds) without and with the
+    /// correction, a run of cycles of the same display group at a time.
+    func forEachGroup(_ visit: (_ group: String?, _ plain: [Double], _ corrected: [Double]) -> Void) {
+        Self.runs(of: unlearnable, corrected: unlearnable.map(\.error), visit)
+        for list in buckets {
             let sorted = list.map(\.error).sorted()
-            for entry in list {
-                var corrected = entry.error
-                if let learned = Self.medianWithout(entry.error, sorted: sorted) {
-                    // The first estimate, corrected as the service corrects it when it is first seen.
-                    let first = Date(timeIntervalSince1970: 0)
-                    let seen = first.addingTimeInterval(-max(0, entry.lead ?? 0))
-                    let shown = FinishCorrection.shown(reported: first, firstReported: first, learned: learned, at: seen)
-                    corrected = entry.error - shown.timeIntervalSince(first)
-                }
-                result[entry.group, default: ([], [])].plain.append(entry.error)
-                result[entry.group, default: ([], [])].corrected.append(corrected)
+            let corrected = list.map { entry -> Double in
+                guard let learned = Self.medianWithout(entry.error, sorted: sorted) else { return entry.error }
+                // The first estimate, corrected as the service corrects it when it is first seen.
+                let first = Date(timeIntervalSince1970: 0)
+                let seen = first.addingTimeInterval(-max(0, entry.lead ?? 0))
+                let shown = FinishCorrection.shown(reported: first, firstReported: first, learned: learned, at: seen)
+                return entry.error - shown.timeIntervalSince(first)
             }
+            Self.runs(of: list, corrected: corrected, visit)
         }
-        return result
+    }
+
+    /// Cuts `entries` into runs of the same display group (all of them, unless by week).
+    private static func runs(of entries: [Entry], corrected: [Double],
+                             _ visit: (_ group: String?, _ plain: [Double], _ corrected: [Double]) -> Void) {
+        var start = 0
+        while start < entries.count {
+            var end = start + 1
+            while end < entries.count, entries[end].group == entries[start].group { end += 1 }
+            visit(entries[start].group, entries[start..<end].map(\.error), Array(corrected[start..<end]))
+            start = end
+        }
     }
 
     /// `FinishCorrection.learned` over `sorted` with one `value` taken out, without
     /// copying: nil with fewer than `minimumCycles` left.
     static func medianWithout(_ value: Double, sorted: [Double]) -> Double? {
         let count = sorted.count - 1
-        guard count >= FinishCorrection.minimumCycles, let removed = sorted.firstIndex(of: value) else { return nil }
+        guard count >= FinishCorrection.minimumCycles else { return nil }
+        // Binary search: a linear one made `stats` quadratic in a program's cycles.
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        guard low < sorted.count, sorted[low] == value else { return nil }
+        let removed = low
         func element(_ index: Int) -> Double { index < removed ? sorted[index] : sorted[index + 1] }
         let middle = count / 2
         return count % 2 == 1 ? element(middle) : (element(middle - 1) + element(middle)) / 2

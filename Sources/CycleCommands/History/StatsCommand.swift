@@ -100,8 +100,8 @@ public struct StatsCommand: Sendable {
         } catch {
             throw .config(error.description)
         }
-        for (key, errors) in estimates.errors() {
-            accumulators[key]?.addEstimates(plain: errors.plain, corrected: errors.corrected)
+        estimates.forEachGroup { key, plain, corrected in
+            accumulators[key]?.addEstimates(plain: plain, corrected: corrected)
         }
         let groups = accumulators
             .map { (key: $0.key, statistics: CycleStatistics($0.value)) }
