@@ -46,9 +46,6 @@ public struct ApplianceTracker: Sendable {
         Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed)
     }
 
-    /// When the next unload reminder is due, if one is waiting.
-    public var reminderDue: Date? { reminder?.due }
-
     /// The open cycle, if any.
     public var cycle: CycleInfo? { machine.cycle }
 
