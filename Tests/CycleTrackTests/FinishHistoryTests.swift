@@ -150,6 +150,16 @@ import Testing
         #expect(replayed.calls.map { $0.bodyJSON() } == (try store.pushes(cycleID: cycle.id)).map(\.body))
     }
 
+    @Test func aReminderIsAPushOfItsOwnKindCountedInTheDayWithoutACycle() throws {
+        let files = try StoreFixture()
+        let store = try files.store(appliance: "washer")
+        let id = try store.recordPush(cycleID: nil, applianceID: "washer", at: Self.minute(90), kind: .reminder,
+                                      reason: "unload reminder 1", body: "{}", status: .pending)
+        #expect(try store.unfinishedPushes().map(\.kind) == [.reminder])
+        #expect(try store.unfinishedPushes().first?.id == id)
+        #expect(try store.pushesCounted(onUTCDayOf: Self.minute(90)) == 1)
+    }
+
     @Test func theStoreKeepsCyclesRecordedBeforeTheShownFinishAndFiltersTheHistory() throws {
         let files = try StoreFixture()
         let store = try files.store()
