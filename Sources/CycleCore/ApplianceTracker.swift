@@ -9,12 +9,20 @@ public struct ApplianceTracker: Sendable {
     public struct Snapshot: Sendable, Codable, Equatable {
         var machine: CycleMachine
         var planner: PushPlanner
+        /// Optional, so that snapshots saved before reminders existed still decode.
+        var reminder: UnloadReminder?
+        /// The last door reading: true closed or locked, false open, nil unknown.
+        var doorClosed: Bool?
     }
 
     /// The appliance's settings, as given at creation or restore.
     public private(set) var settings: ApplianceSettings
     private var machine = CycleMachine()
     private var planner = PushPlanner()
+    private var reminder: UnloadReminder?
+    private var doorClosed: Bool?
+    /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
+    public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
     public private(set) var lastEndedCycle: CycleInfo?
 
@@ -29,10 +37,14 @@ public struct ApplianceTracker: Sendable {
         self.settings = settings
         machine = snapshot.machine
         planner = snapshot.planner
+        reminder = snapshot.reminder
+        doorClosed = snapshot.doorClosed
     }
 
     /// The state to store so that a restarted service carries on where this one was.
-    public var snapshot: Snapshot { Snapshot(machine: machine, planner: planner) }
+    public var snapshot: Snapshot {
+        Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed)
+    }
 
     /// The open cycle, if any.
     public var cycle: CycleInfo? { machine.cycle }
@@ -53,8 +65,13 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// The earliest time a tick would do something: a coalesced update, a
-    /// heartbeat or the lost timeout.
+    /// heartbeat, the lost timeout or an unload reminder.
     public var nextDeadline: Date? {
+        guard let cycleDeadline else { return reminder?.due }
+        return reminder.map { min($0.due, cycleDeadline) } ?? cycleDeadline
+    }
+
+    private var cycleDeadline: Date? {
         let lost = machine.lostDeadline(after: settings.lostAfterMinutes)
         guard let cycle = machine.cycle, let view = machine.view,
               let update = planner.deadline(cycle: cycle, view: view, settings: settings)
@@ -70,7 +87,18 @@ public struct ApplianceTracker: Sendable {
     public mutating func observe(_ observation: Observation, budget: DailyBudget) -> [TrackerEffect] {
         var budget = budget
         var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
-        for event in machine.observe(observation) {
+        if let closed = UnloadReminder.isClosed(observation.door) {
+            doorClosed = closed
+            if !closed { reminder = nil }
+        }
+        if case .unavailable = observation.operation {
+            if reminder?.unavailableSince == nil { reminder?.unavailableSince = observation.at }
+        } else {
+            reminder?.unavailableSince = nil
+        }
+        let history = self.history
+        let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
+        for event in machine.observe(observation, correction: correction) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
         return effects
@@ -94,6 +122,12 @@ public struct ApplianceTracker: Sendable {
         -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
         while let due = nextDeadline, inclusive ? due <= limit : due < limit {
+            if var waiting = reminder, waiting.due == due {
+                let fired = waiting.fire(at: due, settings: settings, budget: &budget)
+                reminder = fired.keep ? waiting : nil
+                effects += fired.effects
+                continue
+            }
             // The lost timeout first: an update due at the same moment as the end is dropped.
             let ended = machine.expire(at: due, lostAfterMinutes: settings.lostAfterMinutes)
             if ended.isEmpty {
@@ -114,6 +148,7 @@ public struct ApplianceTracker: Sendable {
         case .warning(let text):
             return [.warning(text)]
         case .started(var cycle):
+            reminder = nil
             budget.openCycles += 1
             var effects: [TrackerEffect] = [.cycleStarted(at: cycle.startedAt, program: cycle.program)]
             effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget)
@@ -129,6 +164,15 @@ public struct ApplianceTracker: Sendable {
             budget.openCycles = max(0, budget.openCycles - 1)
             lastEndedCycle = cycle
             effects.append(.cycleEnded(at: endedAt, outcome: outcome))
+            if outcome == .finished {
+                if let program = cycle.program, let first = cycle.firstPredictedFinish {
+                    history.add(endedAt.timeIntervalSince(first), program: program)
+                }
+                if !cycle.silent, doorClosed == true,
+                   let interval = UnloadReminder.interval(settings: settings, program: cycle.program) {
+                    reminder = UnloadReminder(endedAt: endedAt, program: cycle.program, due: endedAt.addingTimeInterval(interval))
+                }
+            }
             return effects
         }
     }

@@ -148,7 +148,8 @@ public actor Runner {
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
             order.append(appliance.id)
-            household.follow(appliance.settings, restoring: try recorder.saved(appliance.id, log: log))
+            household.follow(appliance.settings, restoring: try recorder.saved(appliance.id, log: log),
+                             history: try store.finishHistory(applianceID: appliance.id))
         }
     }
 
@@ -543,7 +544,7 @@ public actor Runner {
                     log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
                     saved = nil
                 }
-                household.follow(appliance.settings, restoring: saved)
+                household.follow(appliance.settings, restoring: saved, history: recorder.finishHistory(appliance.id, log: log))
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
