@@ -37,6 +37,7 @@ let package = Package(
             resources: [
                 .embedInCode("0001_initial.sql"),
                 .embedInCode("0002_superseded_pushes.sql"),
+                .embedInCode("0003_shown_finish_and_reminders.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.

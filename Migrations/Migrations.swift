@@ -23,5 +23,7 @@ public enum Migrations {
         Migration(version: 1, name: "initial", sql: String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
         Migration(version: 2, name: "superseded_pushes",
                   sql: String(decoding: PackageResources._002_superseded_pushes_sql, as: UTF8.self)),
+        Migration(version: 3, name: "shown_finish_and_reminders",
+                  sql: String(decoding: PackageResources._003_shown_finish_and_reminders_sql, as: UTF8.self)),
     ]
 }

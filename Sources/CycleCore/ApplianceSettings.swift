@@ -27,6 +27,15 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     public var temperatureStep: Double = 20
     public var heartbeatMinutes: Double = 25
     public var lostAfterMinutes: Double = 360
+    /// `finish_correction`: shift the finish time shown by what this appliance's past
+    /// cycles of the program ran over or under (docs/PUSHES.md, "Finish-time correction").
+    public var finishCorrection: Bool = true
+    /// `unload_reminder_minutes`: how long a finished cycle's door may stay closed before
+    /// a reminder; 0 is off; nil is 30 for washers and dryers (told by the program key or
+    /// the name, as the icon is guessed) and off for other appliances.
+    public var unloadReminderMinutes: Double?
+    /// `unload_reminder_repeats`: reminders after the first, at the same interval.
+    public var unloadReminderRepeats: Int = 2
     /// The Supernotify deliveries that reach phones (`delivery` of mobile-only calls).
     public var mobileDeliveries: [String] = ["mobile_push"]
     public var texts: Texts = Texts()

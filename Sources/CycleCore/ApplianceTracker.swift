@@ -9,6 +9,10 @@ public struct ApplianceTracker: Sendable {
     public struct Snapshot: Sendable, Codable, Equatable {
         var machine: CycleMachine
         var planner: PushPlanner
+        /// Optional, so that snapshots saved before reminders existed still decode.
+        var reminder: UnloadReminder?
+        /// The last door reading: true closed or locked, false open, nil unknown.
+        var doorClosed: Bool?
         /// A smart plug's power reading (`profile` `.plug`); absent in older snapshots.
         var power: PowerCycleDetector?
     }
@@ -17,7 +21,11 @@ public struct ApplianceTracker: Sendable {
     public private(set) var settings: ApplianceSettings
     private var machine = CycleMachine()
     private var planner = PushPlanner()
+    private var reminder: UnloadReminder?
+    private var doorClosed: Bool?
     private var power = PowerCycleDetector()
+    /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
+    public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
     public private(set) var lastEndedCycle: CycleInfo?
 
@@ -32,11 +40,16 @@ public struct ApplianceTracker: Sendable {
         self.settings = settings
         machine = snapshot.machine
         planner = snapshot.planner
+        reminder = snapshot.reminder
+        doorClosed = snapshot.doorClosed
         power = snapshot.power ?? PowerCycleDetector()
     }
 
     /// The state to store so that a restarted service carries on where this one was.
-    public var snapshot: Snapshot { Snapshot(machine: machine, planner: planner, power: settings.profile == .plug ? power : nil) }
+    public var snapshot: Snapshot {
+        Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed,
+                 power: settings.profile == .plug ? power : nil)
+    }
 
     /// The open cycle, if any.
     public var cycle: CycleInfo? { machine.cycle }
@@ -57,8 +70,13 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// The earliest time a tick would do something: a coalesced update, a
-    /// heartbeat or the lost timeout.
+    /// heartbeat, the lost timeout or an unload reminder.
     public var nextDeadline: Date? {
+        guard let cycleDeadline else { return reminder?.due }
+        return reminder.map { min($0.due, cycleDeadline) } ?? cycleDeadline
+    }
+
+    private var cycleDeadline: Date? {
         let lost = [machine.lostDeadline(after: settings.lostAfterMinutes), plugDeadline].compactMap(\.self).min()
         guard let cycle = machine.cycle, let view = machine.view,
               let update = planner.deadline(cycle: cycle, view: view, settings: settings)
@@ -77,7 +95,18 @@ public struct ApplianceTracker: Sendable {
         var observation = observation.reading(as: settings.profile)
         if settings.profile == .plug { observation = power.read(observation, settings: settings.power) }
         observation = estimated(observation)
-        for event in machine.observe(observation) {
+        if let closed = UnloadReminder.isClosed(observation.door) {
+            doorClosed = closed
+            if !closed { reminder = nil }
+        }
+        if case .unavailable = observation.operation {
+            if reminder?.unavailableSince == nil { reminder?.unavailableSince = observation.at }
+        } else {
+            reminder?.unavailableSince = nil
+        }
+        let history = self.history
+        let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
+        for event in machine.observe(observation, correction: correction) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
         return effects
@@ -114,8 +143,18 @@ public struct ApplianceTracker: Sendable {
         -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
         while let due = nextDeadline, inclusive ? due <= limit : due < limit {
+            if var waiting = reminder, waiting.due == due {
+                let fired = waiting.fire(at: due, settings: settings, budget: &budget)
+                reminder = fired.keep ? waiting : nil
+                effects += fired.effects
+                continue
+            }
             if plugDeadline == due, let confirmed = power.expire(at: due, settings: settings.power) {
-                for event in machine.observe(estimated(confirmed)) { effects += perform(event, at: due, budget: &budget) }
+                let history = self.history
+                let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
+                for event in machine.observe(estimated(confirmed), correction: correction) {
+                    effects += perform(event, at: due, budget: &budget)
+                }
                 if let next = nextDeadline, next <= due { break }
                 continue
             }
@@ -139,6 +178,7 @@ public struct ApplianceTracker: Sendable {
         case .warning(let text):
             return [.warning(text)]
         case .started(var cycle):
+            reminder = nil
             budget.openCycles += 1
             var effects: [TrackerEffect] = [.cycleStarted(at: cycle.startedAt, program: cycle.program)]
             effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget)
@@ -154,6 +194,15 @@ public struct ApplianceTracker: Sendable {
             budget.openCycles = max(0, budget.openCycles - 1)
             lastEndedCycle = cycle
             effects.append(.cycleEnded(at: endedAt, outcome: outcome))
+            if outcome == .finished {
+                if let program = cycle.program, let first = cycle.firstPredictedFinish {
+                    history.add(endedAt.timeIntervalSince(first), program: program)
+                }
+                if !cycle.silent, doorClosed == true,
+                   let interval = UnloadReminder.interval(settings: settings, program: cycle.program) {
+                    reminder = UnloadReminder(endedAt: endedAt, program: cycle.program, due: endedAt.addingTimeInterval(interval))
+                }
+            }
             return effects
         }
     }

@@ -7,6 +7,10 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     public var program: String?
     public var firstPredictedFinish: Date?
     public var lastPredictedFinish: Date?
+    /// The first and latest finish time shown on the phone: the reported one, shifted by
+    /// the finish-time correction when there is one (docs/PUSHES.md).
+    public var firstShownFinish: Date?
+    public var lastShownFinish: Date?
     public var maxProgress: Int?
     /// Calls emitted for this cycle so far (start, updates, clear, end).
     public var calls: Int

@@ -67,7 +67,8 @@ struct CycleMachine: Sendable, Codable, Equatable {
     }
 
     /// Takes one observation through the table of docs/CYCLES.md, "The cycle state machine".
-    mutating func observe(_ observation: Observation) -> [Event] {
+    /// `correction` is the learned shift of the finish time by program (nil: none).
+    mutating func observe(_ observation: Observation, correction: (String) -> Double? = { _ in nil }) -> [Event] {
         var events: [Event] = []
         let reading: OperationState?
         switch observation.operation {
@@ -91,7 +92,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             switch reading {
             case .run, .pause, .actionrequired:
                 var running = Running(cycle: CycleInfo(startedAt: observation.at), view: CycleView())
-                running.absorb(observation, pause: PauseState(reading))
+                running.absorb(observation, pause: PauseState(reading), correction: correction)
                 state = .running(running)
                 events.append(.started(running.cycle))
             case .delayedstart, .finished, .ready, .inactive, .error, .aborting:
@@ -107,7 +108,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             let outcome: CycleOutcome
             switch reading {
             case .run, .pause, .actionrequired, .delayedstart:
-                running.absorb(observation, pause: PauseState(reading))
+                running.absorb(observation, pause: PauseState(reading), correction: correction)
                 state = .running(running)
                 events.append(.changed)
                 return events
@@ -125,8 +126,10 @@ struct CycleMachine: Sendable, Codable, Equatable {
 }
 
 extension CycleMachine.Running {
-    /// Takes the values of an observation whose operation state says the cycle runs.
-    mutating func absorb(_ observation: Observation, pause: PauseState) {
+    /// Takes the values of an observation whose operation state says the cycle runs. The
+    /// view shows the finish time corrected for the cycle's program, when `correction`
+    /// knows one; the cycle keeps both the reported and the shown.
+    mutating func absorb(_ observation: Observation, pause: PauseState, correction: (String) -> Double?) {
         unavailableSince = nil
         view.available = true
         view.pause = pause
@@ -134,15 +137,11 @@ extension CycleMachine.Running {
             view.progress = progress
             cycle.maxProgress = max(cycle.maxProgress ?? progress, progress)
         }
-        view.finishTime = observation.finishTime
-        if let finish = observation.finishTime {
-            if cycle.firstPredictedFinish == nil { cycle.firstPredictedFinish = finish }
-            cycle.lastPredictedFinish = finish
-        }
         if let program = observation.program {
             view.program = program
             if cycle.program == nil { cycle.program = program }
         }
+        takeFinish(observation.finishTime, at: observation.at, correction: correction)
         if let temperature = observation.temperature {
             view.temperature = temperature
             view.temperatureUnit = observation.temperatureUnit
@@ -153,6 +152,28 @@ extension CycleMachine.Running {
         }
         cycle.integratePower(observation)
         if let phase = observation.phase { view.phase = phase }
+    }
+
+    /// The reported finish time, and the one to show for it.
+    private mutating func takeFinish(_ reported: Date?, at: Date, correction: (String) -> Double?) {
+        guard let finish = reported else {
+            view.finishTime = nil
+            view.reportedFinish = nil
+            return
+        }
+        if cycle.firstPredictedFinish == nil { cycle.firstPredictedFinish = finish }
+        cycle.lastPredictedFinish = finish
+        // Worked out when the reported time changes, not at every poll that repeats it: a
+        // stored cycle (its observations kept as changes) replays the same.
+        guard finish != view.reportedFinish || view.finishTime == nil else { return }
+        view.reportedFinish = finish
+        var shown = finish
+        if let program = cycle.program, let learned = correction(program), let first = cycle.firstPredictedFinish {
+            shown = FinishCorrection.shown(reported: finish, firstReported: first, learned: learned, at: at)
+        }
+        view.finishTime = shown
+        if cycle.firstShownFinish == nil { cycle.firstShownFinish = shown }
+        cycle.lastShownFinish = shown
     }
 }
 

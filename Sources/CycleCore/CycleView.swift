@@ -11,8 +11,11 @@ struct CycleView: Sendable, Codable, Equatable {
     /// unavailable so the bar doesn't vanish; nil until some progress (0 included)
     /// was reported.
     var progress: Int?
-    /// The finish time currently reported; nil when the sensor has none.
+    /// The finish time to show: the one currently reported, shifted by the finish-time
+    /// correction when there is one; nil when the sensor has none.
     var finishTime: Date?
+    /// The finish time currently reported, as it was when `finishTime` was worked out.
+    var reportedFinish: Date?
     /// The latest program key known during the cycle.
     var program: String?
     /// The latest temperature known during the cycle.

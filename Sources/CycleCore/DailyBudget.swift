@@ -25,12 +25,12 @@ public struct DailyBudget: Sendable, Equatable {
 
     /// Whether a call of `kind` may go out now. A start (also one sent in quiet
     /// form) needs more than the reserve; a quiet update more than the reserve plus
-    /// 10% of the limit; a progress notification more than the reserve; an end any
-    /// budget at all; a clear always goes out.
+    /// 10% of the limit; a progress notification or an unload reminder more than the
+    /// reserve; an end any budget at all; a clear always goes out.
     public func allows(_ kind: CallKind, asStart: Bool = false) -> Bool {
         if asStart { return remaining > reserve }
         switch kind {
-        case .start, .progress: return remaining > reserve
+        case .start, .progress, .reminder: return remaining > reserve
         case .quiet: return Double(remaining) > Double(reserve) + Double(limit) * 0.1
         case .end: return remaining > 0
         case .clear: return true

@@ -64,14 +64,22 @@ public struct Household: Sendable {
 
     /// Follows an appliance, fresh or carrying on from what was saved. Following one
     /// again replaces its settings and keeps its tracker's state.
-    public mutating func follow(_ settings: ApplianceSettings, restoring saved: Saved? = nil) {
+    /// - Parameter history: how the appliance's past finish estimates turned out, as the
+    ///   store has it (docs/PUSHES.md, "Finish-time correction"); nil keeps what the
+    ///   household has (none for a new appliance). Cycles that finish later are added by
+    ///   the household itself.
+    public mutating func follow(_ settings: ApplianceSettings, restoring saved: Saved? = nil,
+                                history: FinishHistory? = nil) {
         if var member = members[settings.id] {
+            let known = member.tracker.history
             member.tracker = ApplianceTracker(settings: settings, restoring: member.tracker.snapshot)
+            member.tracker.history = history ?? known
             members[settings.id] = member
             return
         }
-        let tracker = saved.map { ApplianceTracker(settings: settings, restoring: $0.tracker) }
+        var tracker = saved.map { ApplianceTracker(settings: settings, restoring: $0.tracker) }
             ?? ApplianceTracker(settings: settings)
+        if let history { tracker.history = history }
         members[settings.id] = Member(tracker: tracker, cycleID: saved?.cycleID)
         order.append(settings.id)
     }
@@ -100,7 +108,8 @@ public struct Household: Sendable {
 
     // MARK: Time and budget
 
-    /// The earliest moment a tick would do something for any appliance.
+    /// The earliest moment a tick would do something for any appliance (an unload
+    /// reminder included).
     public var nextDeadline: Date? {
         members.values.compactMap(\.tracker.nextDeadline).min()
     }

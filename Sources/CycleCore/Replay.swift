@@ -27,9 +27,9 @@ public enum Replay {
     /// Replays `lines` (numbered as in the file; blank ones skipped), which must be in
     /// time order. The daily budget is counted per UTC day from the replay's own calls.
     public static func run(settings: ApplianceSettings, lines: [(number: Int, text: String)],
-                           dailyLimit: Int = 400) throws(TraceError) -> ReplayResult {
+                           dailyLimit: Int = 400, history: FinishHistory = FinishHistory()) throws(TraceError) -> ReplayResult {
         let trace = try observations(lines: lines)
-        var result = run(settings: settings, observations: trace.observations, dailyLimit: dailyLimit)
+        var result = run(settings: settings, observations: trace.observations, dailyLimit: dailyLimit, history: history)
         result.warnings = trace.warnings + result.warnings
         return result
     }
@@ -57,11 +57,13 @@ public enum Replay {
     /// Replays observations in time order through a fresh household of one appliance,
     /// exactly as `run` feeds polled ones. `onEvent` sees each event's steps with the
     /// household after them, as `run`'s recorder does (`replay --record` stores them and
-    /// sets the store's cycle ids in the household).
+    /// sets the store's cycle ids in the household). `history` is what the store knew of
+    /// the appliance's finish estimates before the trace (none: no correction at first).
     public static func run(settings: ApplianceSettings, observations: [Observation], dailyLimit: Int = 400,
+                           history: FinishHistory = FinishHistory(),
                            onEvent: ([Household.Step], inout Household) -> Void = { _, _ in }) -> ReplayResult {
         var household = Household(dailyLimit: dailyLimit)
-        household.follow(settings)
+        household.follow(settings, history: history)
         var effects: [TrackerEffect] = []
         var cycles: [ReplayCycle] = []
         for observation in observations {
@@ -88,7 +90,8 @@ public enum Replay {
             case .cycleStarted(let at, let program):
                 cycles.append(ReplayCycle(startedAt: at, endedAt: nil, outcome: nil, program: program, calls: []))
             case .call(let call):
-                if !cycles.isEmpty { cycles[cycles.count - 1].calls.append(call) }
+                // Reminders follow the cycle's end and are not among its calls (nor its limit).
+                if !cycles.isEmpty, call.kind != .reminder { cycles[cycles.count - 1].calls.append(call) }
             case .cycleEnded(let at, let outcome):
                 guard !cycles.isEmpty else { break }
                 cycles[cycles.count - 1].endedAt = at

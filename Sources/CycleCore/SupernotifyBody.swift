@@ -69,6 +69,22 @@ enum SupernotifyBody {
                              mobileOnly: false, settings: settings, extra: extra))
     }
 
+    /// An unload reminder: the end notification's tag (it replaces it), its title, icon,
+    /// dashboard, colour and priority, and how long ago the cycle finished.
+    static func reminder(program: String?, endedAt: Date, at: Date, settings: ApplianceSettings) -> JSONObject {
+        var extra = JSONObject([
+            ("mobile_push_notification_tag", .string(NotificationTag.end(applianceID: settings.id))),
+            ("notification_icon", .string(settings.icon.flatMap { $0.isEmpty ? nil : $0 }
+                ?? ApplianceIcon.guess(programKey: program, name: settings.name))),
+        ])
+        addDashboard(to: &extra, settings: settings)
+        if let color = settings.color { extra["notification_icon_color"] = .string(color) }
+        addHighPriority(to: &extra, settings: settings)
+        return fitted(header(title: endTitle(.finished, settings: settings),
+                             message: reminderMessage(program: program, endedAt: endedAt, at: at, settings: settings),
+                             mobileOnly: false, settings: settings, extra: extra))
+    }
+
     private static func header(title: String, message: String, mobileOnly: Bool, settings: ApplianceSettings,
                                extra: JSONObject) -> JSONObject {
         var body = JSONObject([
@@ -171,6 +187,17 @@ enum SupernotifyBody {
         }
         return Texts.render(settings.texts.doneIn, [
             "name": settings.name, "program": ProgramName.readable(program), "duration": duration,
+        ])
+    }
+
+    /// "Washer: Cotton finished 30 min ago"; "Washer finished 30 min ago" without a program.
+    static func reminderMessage(program: String?, endedAt: Date, at: Date, settings: ApplianceSettings) -> String {
+        let minutes = String(NumberText.int(at.timeIntervalSince(endedAt) / 60, .down) ?? 0)
+        guard let program else {
+            return Texts.render(settings.texts.unloadReminderNoProgram, ["name": settings.name, "minutes": minutes])
+        }
+        return Texts.render(settings.texts.unloadReminder, [
+            "name": settings.name, "program": ProgramName.readable(program), "minutes": minutes,
         ])
     }
 

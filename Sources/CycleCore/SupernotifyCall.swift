@@ -3,11 +3,13 @@ import FoundationEssentials
 /// The kinds of `supernotify.notify` call (docs/PUSHES.md, "Kinds of call").
 public enum CallKind: String, Sendable, Codable, CaseIterable {
     case start, quiet, progress, clear, end
+    /// The unload reminder after a finished cycle (docs/PUSHES.md, "Unload reminder").
+    case reminder
 
-    /// Whether the phone alerts: `start`, `progress` and `end` do.
+    /// Whether the phone alerts: `start`, `progress`, `end` and `reminder` do.
     public var isAlerting: Bool {
         switch self {
-        case .start, .progress, .end: true
+        case .start, .progress, .end, .reminder: true
         case .quiet, .clear: false
         }
     }
@@ -27,7 +29,7 @@ public struct SupernotifyCall: Sendable, Equatable {
     /// The exact JSON body.
     public var body: JSONObject
     /// Why it was made, short, for logs: "start", "step 40", "pause", "resume",
-    /// "finish time", "program", "temperature", "heartbeat", "clear: finished", "end: finished".
+    /// "finish time", "program", "temperature", "heartbeat", "clear: finished", "end: finished", "unload reminder 1".
     public var reason: String
 
     /// A call of `kind` due `at`.

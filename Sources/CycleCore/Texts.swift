@@ -13,6 +13,8 @@ public struct Texts: Sendable, Equatable, Codable {
     public var lost = "{name} stopped reporting"
     public var doneIn = "{program} done in {duration}"
     public var doneInNoProgram = "Done in {duration}"
+    public var unloadReminder = "{name}: {program} finished {minutes} min ago"
+    public var unloadReminderNoProgram = "{name} finished {minutes} min ago"
     public var hours = "h"
     public var minutes = "min"
 
@@ -35,6 +37,8 @@ extension Texts {
         "lost": ["name"],
         "done_in": ["name", "program", "duration"],
         "done_in_no_program": ["name", "duration"],
+        "unload_reminder": ["name", "program", "minutes"],
+        "unload_reminder_no_program": ["name", "minutes"],
         "hours": [],
         "minutes": [],
     ]
@@ -45,7 +49,9 @@ extension Texts {
             ("started", started), ("started_program", startedProgram), ("paused", paused),
             ("action_required", actionRequired), ("running", running), ("percent_complete", percentComplete),
             ("finished", finished), ("aborted", aborted), ("failed", failed), ("lost", lost),
-            ("done_in", doneIn), ("done_in_no_program", doneInNoProgram), ("hours", hours), ("minutes", minutes),
+            ("done_in", doneIn), ("done_in_no_program", doneInNoProgram),
+            ("unload_reminder", unloadReminder), ("unload_reminder_no_program", unloadReminderNoProgram),
+            ("hours", hours), ("minutes", minutes),
         ]
     }
 

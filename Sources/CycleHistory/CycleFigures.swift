@@ -20,9 +20,17 @@ public struct CycleFigures: Sendable, Equatable {
     public var estimateError: Double?
     public var pushes: Int
     public var energyKWh: Double?
+    /// The appliance and program, whatever the grouping: the finish-time correction
+    /// learns per appliance and program.
+    public var applianceID: String?
+    public var program: String?
+    /// Seconds from the start to the first predicted finish: the time left the first
+    /// estimate gave, which bounds its correction.
+    public var firstEstimateLead: Double?
 
     public init(key: String?, startedAt: Date, duration: Double?, finished: Bool, estimateError: Double?,
-                pushes: Int, energyKWh: Double?) {
+                pushes: Int, energyKWh: Double?, applianceID: String? = nil, program: String? = nil,
+                firstEstimateLead: Double? = nil) {
         self.key = key
         self.startedAt = startedAt
         self.duration = duration
@@ -30,5 +38,8 @@ public struct CycleFigures: Sendable, Equatable {
         self.estimateError = estimateError
         self.pushes = pushes
         self.energyKWh = energyKWh
+        self.applianceID = applianceID
+        self.program = program
+        self.firstEstimateLead = firstEstimateLead
     }
 }

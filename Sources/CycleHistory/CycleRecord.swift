@@ -24,11 +24,16 @@ public struct CycleRecord: Sendable, Equatable {
     public var energyKWh: Double?
     /// Who recorded it.
     public var source: CycleSource
+    /// The first and latest finish time shown on the phone (the predicted one after the
+    /// finish-time correction); nil for cycles recorded before it existed.
+    public var firstShownFinish: Date?
+    public var lastShownFinish: Date?
 
     public init(
         id: Int64, applianceID: String, program: String?, startedAt: Date, endedAt: Date?, outcome: CycleOutcome?,
         firstPredictedFinish: Date?, lastPredictedFinish: Date?, maxProgress: Int?, pushes: Int,
-        energyStart: Double?, energyKWh: Double?, source: CycleSource
+        energyStart: Double?, energyKWh: Double?, source: CycleSource,
+        firstShownFinish: Date? = nil, lastShownFinish: Date? = nil
     ) {
         self.id = id
         self.applianceID = applianceID
@@ -43,6 +48,8 @@ public struct CycleRecord: Sendable, Equatable {
         self.energyStart = energyStart
         self.energyKWh = energyKWh
         self.source = source
+        self.firstShownFinish = firstShownFinish
+        self.lastShownFinish = lastShownFinish
     }
 
     /// Whether the cycle is still running (no outcome yet).
@@ -54,7 +61,8 @@ public struct CycleRecord: Sendable, Equatable {
     /// The columns `SQLiteRow` reading via `init(row:)` expects, in order.
     static let columns = """
         id, appliance_id, program, started_at, ended_at, outcome, first_predicted_finish, \
-        last_predicted_finish, max_progress, \(pushesExpression), energy_start, energy_kwh, source
+        last_predicted_finish, max_progress, \(pushesExpression), energy_start, energy_kwh, source, \
+        first_shown_finish, last_shown_finish
         """
 
     /// A cycle's calls as `query` and `stats` count them: the `pushes` column (kept by the
@@ -73,6 +81,7 @@ public struct CycleRecord: Sendable, Equatable {
             startedAt: row.date(3), endedAt: row.optionalDate(4), outcome: row.optionalString(5).flatMap(CycleOutcome.init(rawValue:)),
             firstPredictedFinish: row.optionalDate(6), lastPredictedFinish: row.optionalDate(7),
             maxProgress: row.optionalInt64(8).map { Int($0) }, pushes: Int(row.int64(9)),
-            energyStart: row.optionalDouble(10), energyKWh: row.optionalDouble(11), source: CycleSource(rawValue: row.string(12)) ?? .run)
+            energyStart: row.optionalDouble(10), energyKWh: row.optionalDouble(11), source: CycleSource(rawValue: row.string(12)) ?? .run,
+            firstShownFinish: row.optionalDate(13), lastShownFinish: row.optionalDate(14))
     }
 }

@@ -14,6 +14,10 @@ public struct CycleStatistics: Equatable, Sendable {
     /// that had a prediction. Positive: the cycle ran over its first estimate;
     /// negative: it finished early.
     public var medianEstimateError: TimeInterval?
+    /// Median of the absolute estimate errors over the same cycles, without and with the
+    /// finish-time correction (leave-one-out, `CorrectedEstimates`): what the correction gains.
+    public var medianAbsEstimateError: TimeInterval?
+    public var medianAbsCorrectedError: TimeInterval?
     /// Median and maximum of the calls per cycle.
     public var medianPushes: Double?
     public var maxPushes: Int?
@@ -27,6 +31,8 @@ public struct CycleStatistics: Equatable, Sendable {
         fileprivate var finished = 0
         fileprivate var durations: [Double] = []
         fileprivate var estimateErrors: [Double] = []
+        fileprivate var absErrors: [Double] = []
+        fileprivate var absCorrectedErrors: [Double] = []
         fileprivate var pushes: [Double] = []
         fileprivate var energy: [Double] = []
 
@@ -40,6 +46,12 @@ public struct CycleStatistics: Equatable, Sendable {
             pushes.append(Double(cycle.pushes))
             if let kWh = cycle.energyKWh { energy.append(kWh) }
         }
+
+        /// Estimate errors of the group's cycles without and with the correction, once all are read.
+        public mutating func addEstimates(plain: [Double], corrected: [Double]) {
+            absErrors += plain.lazy.map(abs)
+            absCorrectedErrors += corrected.lazy.map(abs)
+        }
     }
 
     public init(_ group: Accumulator) {
@@ -49,6 +61,8 @@ public struct CycleStatistics: Equatable, Sendable {
         medianDuration = Self.median(sorted: durations)
         p90Duration = Self.nearestRank(90, ofSorted: durations)
         medianEstimateError = Self.median(sorted: group.estimateErrors.sorted())
+        medianAbsEstimateError = Self.median(selecting: group.absErrors)
+        medianAbsCorrectedError = Self.median(selecting: group.absCorrectedErrors)
         let pushes = group.pushes.sorted()
         medianPushes = Self.median(sorted: pushes)
         maxPushes = pushes.last.flatMap { NumberText.int($0) }
@@ -64,6 +78,41 @@ public struct CycleStatistics: Equatable, Sendable {
         guard !sorted.isEmpty else { return nil }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The same as `median`, found by selection rather than a sort: `stats` at 100,000
+    /// cycles has two more columns of medians and no time for two more sorts.
+    static func median(selecting values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        var values = values
+        let middle = values.count / 2
+        let upper = select(middle, in: &values)
+        guard values.count % 2 == 0 else { return upper }
+        // After selecting, everything before `middle` is at most `upper`: the lower middle is their maximum.
+        return ((values[..<middle].max() ?? upper) + upper) / 2
+    }
+
+    /// The `k`-th smallest of `values` (0-based), leaving smaller ones before it and
+    /// larger ones after (Hoare's selection, middle pivot).
+    private static func select(_ k: Int, in values: inout [Double]) -> Double {
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let pivot = values[(low + high) / 2]
+            var left = low
+            var right = high
+            while left <= right {
+                while values[left] < pivot { left += 1 }
+                while values[right] > pivot { right -= 1 }
+                if left <= right {
+                    values.swapAt(left, right)
+                    left += 1
+                    right -= 1
+                }
+            }
+            if k <= right { high = right } else if k >= left { low = left } else { break }
+        }
+        return values[k]
     }
 
     /// The nearest-rank percentile: the smallest value with at least `percent`% of

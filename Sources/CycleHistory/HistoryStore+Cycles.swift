@@ -14,12 +14,13 @@ extension HistoryStore {
     }
 
     /// Updates what is known of a cycle as it runs. A nil argument leaves the column
-    /// as it is. The first predicted finish and the energy counter at the start keep
-    /// the first value given; the program and the last predicted finish take the
-    /// latest; `maxProgress` only ever rises.
+    /// as it is. The first predicted (and shown) finish and the energy counter at the
+    /// start keep the first value given; the program and the last predicted (and shown)
+    /// finish take the latest; `maxProgress` only ever rises. The shown finish is the
+    /// predicted one after the finish-time correction.
     public func updateCycle(
         id: Int64, program: String?, firstPredictedFinish: Date?, lastPredictedFinish: Date?,
-        maxProgress: Int?, energyStart: Double?
+        maxProgress: Int?, energyStart: Double?, firstShownFinish: Date? = nil, lastShownFinish: Date? = nil
     ) throws(StoreError) {
         try perform("updating cycle \(id)") { () throws(SQLiteError) in
             try connection.execute(
@@ -29,9 +30,12 @@ extension HistoryStore {
                     first_predicted_finish = coalesce(first_predicted_finish, ?3),
                     last_predicted_finish = coalesce(?4, last_predicted_finish),
                     max_progress = coalesce(max(max_progress, ?5), max_progress, ?5),
-                    energy_start = coalesce(energy_start, ?6)
+                    energy_start = coalesce(energy_start, ?6),
+                    first_shown_finish = coalesce(first_shown_finish, ?7),
+                    last_shown_finish = coalesce(?8, last_shown_finish)
                 WHERE id = ?1
-                """, [id, program, firstPredictedFinish, lastPredictedFinish, maxProgress, energyStart.flatMap(Self.plausible)])
+                """, [id, program, firstPredictedFinish, lastPredictedFinish, maxProgress, energyStart.flatMap(Self.plausible),
+                      firstShownFinish, lastShownFinish])
         }
         try requireChange("has no cycle \(id) (expected an id from openCycle)")
     }
@@ -61,6 +65,32 @@ extension HistoryStore {
         try perform("reading cycle \(id)") { () throws(SQLiteError) in
             try connection.firstRow("SELECT \(CycleRecord.columns) FROM cycles WHERE id = ?1", [id], CycleRecord.init(row:))
         }
+    }
+
+    /// How the appliance's finish estimates turned out, per program: the estimate error
+    /// (end minus first predicted finish) of every finished cycle with a program and a
+    /// prediction, oldest first; only cycles started before `before` when given (a
+    /// replayed cycle must not correct itself). What the household's finish-time
+    /// correction learns from.
+    public func finishHistory(applianceID: String, before: Date? = nil) throws(StoreError) -> FinishHistory {
+        var sql = """
+            SELECT program, ended_at - first_predicted_finish FROM cycles
+            WHERE appliance_id = ?1 AND outcome = 'finished' AND program IS NOT NULL
+              AND first_predicted_finish IS NOT NULL
+            """
+        var values: [any SQLiteBindable] = [applianceID]
+        if let before {
+            values.append(before)
+            sql += " AND started_at < ?2"
+        }
+        sql += " ORDER BY started_at, id"
+        var history = FinishHistory()
+        try perform("reading the finish estimates of '\(applianceID)'") { () throws(SQLiteError) in
+            try connection.forEachRow(sql, values) { row in
+                history.errors[row.string(0), default: []].append(row.double(1))
+            }
+        }
+        return history
     }
 
     /// Every cycle without an outcome, oldest first: what a restart resumes.
@@ -125,14 +155,19 @@ extension HistoryStore {
         let sql = """
             SELECT \(key), started_at, ended_at - started_at, outcome = 'finished',
                    CASE WHEN outcome = 'finished' THEN ended_at - first_predicted_finish END, \(CycleRecord.pushesExpression),
-                   energy_kwh
+                   energy_kwh, appliance_id, program, first_predicted_finish - started_at
             FROM cycles
             """ + conditions
         try perform("reading cycle figures") { () throws(SQLiteError) in
             try connection.forEachRow(sql, values) { row in
-                visit(CycleFigures(key: row.optionalString(0), startedAt: row.date(1), duration: row.optionalDouble(2),
+                let key = row.optionalString(0)
+                // A string read is most of a row's cost: the key is not read twice.
+                visit(CycleFigures(key: key, startedAt: row.date(1), duration: row.optionalDouble(2),
                                    finished: row.int64(3) == 1, estimateError: row.optionalDouble(4),
-                                   pushes: Int(row.int64(5)), energyKWh: row.optionalDouble(6)))
+                                   pushes: Int(row.int64(5)), energyKWh: row.optionalDouble(6),
+                                   applianceID: grouping == .appliance ? key : row.optionalString(7),
+                                   program: grouping == .program ? key : row.optionalString(8),
+                                   firstEstimateLead: row.optionalDouble(9)))
             }
         }
     }

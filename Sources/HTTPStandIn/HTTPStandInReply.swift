@@ -39,5 +39,9 @@ extension HTTPStandIn {
         case hugeBody(bytes: Int, announced: Bool = true)
         /// A 200 answer labelled `application/json` whose body is not valid JSON.
         case malformedJSON
+        /// Accept a WebSocket upgrade: `101 Switching Protocols` with this
+        /// `Sec-WebSocket-Accept`, then `serve` talks frames on the connection's thread;
+        /// the connection closes when it returns.
+        case webSocket(accept: String, serve: @Sendable (WebSocketStandInPeer) -> Void)
     }
 }

@@ -12,6 +12,13 @@ import FoundationEssentials
 /// (recorded with its arrival time; 200 `[]`, or the next scripted status).
 /// Everything is behind a lock: tests and the benchmark may set states while
 /// cycletrack polls.
+///
+/// Made with `webSocketAccept`, it also answers `GET /api/websocket` on the same port
+/// and speaks enough of HA's WebSocket API for `cycletrack run` in events mode: auth,
+/// `subscribe_entities` (the current states, then a change event for every
+/// ``set(entity:state:unit:deviceClass:options:)``, ``update(entity:state:)`` and
+/// ``remove(entity:)`` of a followed entity, sent before the call returns),
+/// `subscribe_events` and `ping` (see `HomeAssistantStandInWebSocket.swift`).
 public final class HomeAssistantStandIn: Sendable {
     /// One entity's state and the attributes cycletrack reads.
     public struct Entity: Sendable, Equatable {
@@ -72,6 +79,10 @@ public final class HomeAssistantStandIn: Sendable {
         var requests: [String] = []
         var overrides: [String: HTTPStandIn.Reply] = [:]
         var posts: [Post] = []
+        /// Live `subscribe_entities` subscriptions of WebSocket clients.
+        var subscriptions: [EntitySubscription] = []
+        /// The type of every WebSocket message received, in order.
+        var webSocketMessages: [String] = []
     }
 
     /// A state set or an event fired through the REST API (`POST /api/states/...`,
@@ -89,13 +100,19 @@ public final class HomeAssistantStandIn: Sendable {
     private let server: HTTPStandIn
     let state = StandInLock(State())
 
-    /// Starts a fake Home Assistant on 127.0.0.1 at an ephemeral port.
-    public init(token: String = "stand-in-token", version: String = "2024.3.3") throws(StandInError) {
+    /// Starts a fake Home Assistant on 127.0.0.1 at an ephemeral port. With
+    /// `webSocketAccept` (key → `Sec-WebSocket-Accept`, normally the client's
+    /// `WebSocketHandshake.acceptValue(for:)`: the stand-in has no SHA-1 of its own) it
+    /// also serves HA's WebSocket API at `/api/websocket`; without, that path is a 401
+    /// like any other request without the token, and the client falls back to polling.
+    public init(token: String = "stand-in-token", version: String = "2024.3.3",
+                webSocketAccept: (@Sendable (String) -> String)? = nil) throws(StandInError) {
         self.token = token
         self.version = version
         let state = self.state
         server = try HTTPStandIn { request in
-            HomeAssistantStandIn.answer(request, token: token, version: version, state: state)
+            HomeAssistantStandIn.answer(request, token: token, version: version, webSocketAccept: webSocketAccept,
+                                        state: state)
         }
     }
 
@@ -111,18 +128,22 @@ public final class HomeAssistantStandIn: Sendable {
     public func set(entity: String, state value: String, unit: String? = nil, deviceClass: String? = nil,
                     options: [String]? = nil) {
         state.withLock {
-            $0.entities[entity] = Entity(state: value, unit: unit, deviceClass: deviceClass, options: options)
+            Self.change(entity, to: Entity(state: value, unit: unit, deviceClass: deviceClass, options: options), in: &$0)
         }
     }
 
     /// Changes only an existing entity's state string (attributes kept); creates it otherwise.
     public func update(entity: String, state value: String) {
-        state.withLock { $0.entities[entity, default: Entity(state: value)].state = value }
+        state.withLock {
+            var entry = $0.entities[entity] ?? Entity(state: value)
+            entry.state = value
+            Self.change(entity, to: entry, in: &$0)
+        }
     }
 
     /// Removes an entity: templates then see it as missing.
     public func remove(entity: String) {
-        state.withLock { $0.entities[entity] = nil }
+        state.withLock { Self.change(entity, to: nil, in: &$0) }
     }
 
     /// The devices the discovery template lists, in this order.
@@ -167,4 +188,11 @@ public final class HomeAssistantStandIn: Sendable {
 
     /// The current entities.
     public var entities: [String: Entity] { state.withLock { $0.entities } }
+
+    /// The `type` of every WebSocket message received (`auth`, `subscribe_entities`,
+    /// `ping`, …), in arrival order; never the token.
+    public var webSocketMessages: [String] { state.withLock { $0.webSocketMessages } }
+
+    /// How many `subscribe_entities` subscriptions are live now.
+    public var entitySubscriptions: Int { state.withLock { $0.subscriptions.count } }
 }

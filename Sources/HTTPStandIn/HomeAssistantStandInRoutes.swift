@@ -3,13 +3,23 @@ import FoundationEssentials
 /// The routes of ``HomeAssistantStandIn``: what each endpoint answers.
 extension HomeAssistantStandIn {
     static func answer(_ request: HTTPStandIn.Request, token: String, version: String,
-                       state: StandInLock<State>) -> HTTPStandIn.Reply {
+                       webSocketAccept: (@Sendable (String) -> String)?, state: StandInLock<State>) -> HTTPStandIn.Reply {
         let route = "\(request.method) \(request.path)"
         let override = state.withLock { shared -> HTTPStandIn.Reply? in
             shared.requests.append(route)
             return shared.overrides[route]
         }
         if let override { return override }
+        // HA authenticates a WebSocket inside it (the `auth` message), not on the upgrade.
+        if request.method == "GET", request.path == "/api/websocket", let webSocketAccept {
+            guard request.headers["upgrade"]?.lowercased() == "websocket",
+                  let key = request.headers["sec-websocket-key"] else {
+                return .respond(.text("400: Bad Request: expected a WebSocket upgrade", status: 400))
+            }
+            return .webSocket(accept: webSocketAccept(key)) { peer in
+                serveWebSocket(peer, token: token, version: version, state: state)
+            }
+        }
         guard request.headers["authorization"] == "Bearer \(token)" else {
             return .respond(.text("401: Unauthorized", status: 401))
         }

@@ -23,7 +23,7 @@ struct StandInConnection {
         while !isStopped() {
             guard let request = readRequest(&buffer) else { return }
             let wantsClose = request.headers["connection"]?.lowercased() == "close"
-            if perform(handler(request), wantsClose: wantsClose) == .close || wantsClose { return }
+            if perform(handler(request), wantsClose: wantsClose, buffered: buffer) == .close || wantsClose { return }
         }
     }
 
@@ -112,7 +112,8 @@ struct StandInConnection {
 
     // MARK: Answering
 
-    private func perform(_ reply: HTTPStandIn.Reply, wantsClose: Bool) -> Outcome {
+    /// `buffered`: bytes already read past the request, which belong to a WebSocket.
+    private func perform(_ reply: HTTPStandIn.Reply, wantsClose: Bool, buffered: [UInt8]) -> Outcome {
         switch reply {
         case .respond(let response):
             return write(response, close: wantsClose)
@@ -128,6 +129,13 @@ struct StandInConnection {
             return streamHugeBody(bytes, announced: announced)
         case .malformedJSON:
             return write(.json(#"{"result": [1, 2, "unterminated"#), close: wantsClose)
+        case .webSocket(let accept, let serve):
+            let head = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: \(accept)\r\n\r\n"
+            guard StandInSocket.sendAll(fd, Array(head.utf8), isStopped: isStopped) else { return .close }
+            // The peer only shuts the socket down; `run` closes it once `serve` is done.
+            serve(WebSocketStandInPeer(fd: fd, buffered: buffered, ownsSocket: false, isStopped: isStopped))
+            return .close
         }
     }
 

@@ -3,9 +3,10 @@ import Glibc
 #endif
 
 /// The server side of one stand-in WebSocket connection, for a test's script: reads
-/// the client's (masked) frames and writes frames, well-formed or not. Used only on
-/// the connection's own thread. Every wait is in short `poll` slices that end when the
-/// stand-in stops.
+/// the client's (masked) frames and writes frames, well-formed or not. Receiving
+/// belongs to the connection's own thread; sending is safe from any thread, one whole
+/// write at a time (``HomeAssistantStandIn`` sends change events from the thread that
+/// sets a state). Every wait is in short `poll` slices that end when the stand-in stops.
 public final class WebSocketStandInPeer: @unchecked Sendable {
     /// One frame from the client, unmasked.
     public struct Frame: Sendable, Equatable {
@@ -25,21 +26,32 @@ public final class WebSocketStandInPeer: @unchecked Sendable {
 
     private let fd: Int32
     private let isStopped: @Sendable () -> Bool
-    private var buffer: [UInt8] = []
-    private var closed = false
+    /// Whether ``closeSocket()`` closes the descriptor; a peer lent a connection of
+    /// ``HTTPStandIn`` only shuts it down, and the connection closes it.
+    private let ownsSocket: Bool
+    /// Received bytes not yet taken as frames: the connection's thread only.
+    private var buffer: [UInt8]
+    /// Whether the socket was closed; held while sending, so writes don't interleave.
+    private let closed = StandInLock(false)
 
-    init(fd: Int32, isStopped: @escaping @Sendable () -> Bool) {
+    init(fd: Int32, buffered: [UInt8] = [], ownsSocket: Bool = true, isStopped: @escaping @Sendable () -> Bool) {
         self.fd = fd
+        self.buffer = buffered
+        self.ownsSocket = ownsSocket
         self.isStopped = isStopped
     }
+
+    private var isClosed: Bool { closed.withLock { $0 } }
 
     // MARK: Sending
 
     /// Sends bytes as they are; false when the client went away.
     @discardableResult
     public func sendRaw(_ bytes: [UInt8]) -> Bool {
-        guard !closed else { return false }
-        return StandInSocket.sendAll(fd, bytes, isStopped: isStopped)
+        closed.withLock { closed in
+            guard !closed else { return false }
+            return StandInSocket.sendAll(fd, bytes, isStopped: isStopped)
+        }
     }
 
     /// Sends one unmasked frame (or a masked one, which a client must refuse).
@@ -112,7 +124,7 @@ public final class WebSocketStandInPeer: @unchecked Sendable {
     /// server), until the client closes it or the stand-in stops.
     public func goSilent() {
         var scratch = [UInt8](repeating: 0, count: 4096)
-        while !isStopped() && !closed {
+        while !isStopped() && !isClosed {
             let ready = StandInSocket.wait(fd, for: Int16(POLLIN), milliseconds: 50)
             if ready < 0 { return }
             if ready == 0 { continue }
@@ -124,9 +136,15 @@ public final class WebSocketStandInPeer: @unchecked Sendable {
 
     /// Closes the TCP connection without a close frame. Idempotent.
     public func closeSocket() {
-        guard !closed else { return }
-        closed = true
-        close(fd)
+        closed.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            if ownsSocket {
+                close(fd)
+            } else {
+                shutdown(fd, Int32(SHUT_RDWR))
+            }
+        }
     }
 
     // MARK: Plumbing
@@ -149,7 +167,7 @@ public final class WebSocketStandInPeer: @unchecked Sendable {
     /// Waits up to 50 ms for bytes and appends them; false when the client closed, the
     /// stand-in stopped or the read failed (true with nothing added on a quiet slice).
     private func receiveMore() -> Bool {
-        guard !closed, !isStopped() else { return false }
+        guard !isClosed, !isStopped() else { return false }
         let ready = StandInSocket.wait(fd, for: Int16(POLLIN), milliseconds: 50)
         if ready < 0 { return false }
         if ready == 0 { return true }

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// Runs the five phases in order, printing progress to stderr, and the tables to
+/// Runs the six phases in order, printing progress to stderr, and the tables to
 /// stdout: per scenario, the history breakdown, then the summary and the machine line.
 struct BenchmarkRun {
     let options: BenchOptions
@@ -15,27 +15,27 @@ struct BenchmarkRun {
             if options.keepFiles { Console.progress("files kept in \(workspace.directory)") } else { workspace.remove() }
         }
 
-        Console.progress("phase 1/5: pushes per cycle")
+        Console.progress("phase 1/6: pushes per cycle")
         let tracesDirectory = paths.tracesDirectory(options.tracesDirectory)
         let corpus = try TraceCorpus.load(examplesIn: tracesDirectory, seed: options.seed)
         if let note = corpus.note { Console.progress(note) }
         let pushes = PushCountBenchmark.run(corpus)
         addPushRows(pushes, corpus: corpus, to: &table)
 
-        Console.progress("phase 2/5: planner throughput")
+        Console.progress("phase 2/6: planner throughput")
         let throughput = ThroughputBenchmark.run(corpus, targetSeconds: options.throughputSeconds)
         table.add("planner throughput (ApplianceTracker, release)",
                   "\(Summary.grouped(Int(throughput.perSecond))) obs/s (\(Summary.fixed(throughput.microsecondsPerObservation, 2)) µs/obs, "
                       + "\(throughput.passes) passes, \(Summary.fixed(throughput.seconds, 2)) s)")
 
-        Console.progress("phase 3/5: service footprint, \(Summary.fixed(options.footprintSeconds, 0)) s of `cycletrack run`")
+        Console.progress("phase 3/6: service footprint, \(Summary.fixed(options.footprintSeconds, 0)) s of `cycletrack run`")
         try addFootprintRows(workspace: workspace, to: &table)
 
-        Console.progress("phase 4/5: history of \(Summary.grouped(options.historyCycles)) cycles")
+        Console.progress("phase 4/6: history of \(Summary.grouped(options.historyCycles)) cycles")
         let database = workspace.path("history.sqlite")
         sections.append(try addHistoryRows(database: database, corpus: corpus, workspace: workspace, to: &table))
 
-        Console.progress("phase 5/5: start-up")
+        Console.progress("phase 5/6: start-up")
         let harness = try ServiceHarness(workspace: workspace, binary: paths.cycletrack, appliances: HouseholdAppliance.all,
                                          pollSeconds: 1, name: "startup")
         let startup = try StartupBenchmark.run(harness: harness, historyDatabase: database, workspace: workspace,
@@ -46,6 +46,14 @@ struct BenchmarkRun {
                   Summary.fixed(Summary.median(startup.withEmptyDatabase) ?? 0, 1) + " ms (max " + Summary.fixed(startup.withEmptyDatabase.max() ?? 0, 1) + " ms)")
         table.add("start-up runs stopped by SIGTERM", startup.badStops.isEmpty ? "all exit 0" : startup.badStops.joined(separator: "; "),
                   target: "exit 0", met: startup.badStops.isEmpty)
+
+        if options.latencyChanges > 0 {
+            Console.progress("phase 6/6: latency and idle CPU, events then poll mode (\(options.latencyChanges) changes each, "
+                + "\(Summary.fixed(options.idleSeconds, 0)) s idle)")
+            sections.append(try addLatencyRows(workspace: workspace, to: &table))
+        } else {
+            Console.progress("phase 6/6: latency skipped (--latency-changes 0)")
+        }
 
         print("Pushes per cycle by scenario (default tuning; naive = a push per observed change, +start +end)")
         print(pushes.scenarioTable().text)
@@ -106,6 +114,64 @@ struct BenchmarkRun {
         let stopped = footprint.exitStatus.map(\.description) ?? "did not exit within 15 s (killed)"
         table.add("shutdown on SIGTERM", "\(stopped) after \(Summary.fixed(footprint.shutdownSeconds * 1000, 0)) ms",
                   target: "exit 0", met: footprint.exitStatus == .exited(0))
+    }
+
+    private func addLatencyRows(workspace: BenchWorkspace, to table: inout ResultTable) throws(BenchError) -> String {
+        var runs: [LatencyBenchmark] = []
+        for mode in ["events", "poll"] {
+            Console.progress("latency: \(mode) mode")
+            runs.append(try LatencyBenchmark.run(mode: mode, binary: paths.cycletrack, workspace: workspace,
+                                                 runningChanges: options.latencyChanges, idleSeconds: options.idleSeconds,
+                                                 seed: options.seed))
+        }
+        func seconds(_ value: Double?) -> String { value.map { Summary.fixed($0, 3) + " s" } ?? "-" }
+        func spread(_ values: [Double]) -> String {
+            "p50 \(seconds(Summary.percentile(values, 50))), p95 \(seconds(Summary.percentile(values, 95))), "
+                + "max \(seconds(values.max())) over \(values.count)"
+        }
+        func medianMax(_ values: [Double]) -> String {
+            "\(seconds(Summary.median(values))) / \(seconds(values.max())) over \(values.count)"
+        }
+        func perMinute(_ run: LatencyBenchmark) -> String { Summary.fixed(run.idleCPUPerMinute * 1000, 2) + " ms" }
+        func ticks(_ run: LatencyBenchmark) -> String {
+            Summary.fixed(run.idleTickCPUPerMinute * 1000, 1) + " ms ± " + Summary.fixed(run.idleTickResolutionPerMinute * 1000, 1)
+        }
+
+        var breakdown = PlainTable(["change in HA → Supernotify call at the stand-in"] + runs.map(\.mode))
+        func row(_ title: String, _ cell: (LatencyBenchmark) -> String) { breakdown.rows.append([title] + runs.map(cell)) }
+        row("changes in a running cycle (steps, pause, resume)") { String($0.running.count) }
+        row("  p50") { seconds(Summary.percentile($0.running, 50)) }
+        row("  p95") { seconds(Summary.percentile($0.running, 95)) }
+        row("  max") { seconds($0.running.max()) }
+        row("cycle starts (ready → run): median / max") { medianMax($0.starts) }
+        row("cycle ends (finished → clear): median / max") { medianMax($0.ends) }
+        row("calls missing or not the one expected") { String($0.problems.count) }
+        row("REST state reads / subscribe_entities, whole run") { "\($0.templateReads) / \($0.subscriptions)" }
+        row("idle CPU per minute (CPU clock, ns)") { perMinute($0) }
+        row("idle CPU per minute (/proc ticks)") { ticks($0) }
+        row("idle stretch: seconds, reads, calls") { "\(Summary.fixed($0.idleSeconds, 0)) s, \($0.idleTemplateReads), \($0.idleCalls)" }
+        row("stopped by SIGTERM") { $0.exitStatus.map(\.description) ?? "killed after 15 s" }
+
+        let events = runs[0]
+        let poll = runs[1]
+        table.add("latency, change → call, events mode (running cycle)", spread(events.running),
+                  target: "p95 < 1 s", met: (Summary.percentile(events.running, 95) ?? .infinity) < 1)
+        table.add("latency, change → call, poll mode (10 s active poll)", spread(poll.running))
+        table.add("latency of a cycle's start, events / poll (median / max)",
+                  medianMax(events.starts) + "  |  " + medianMax(poll.starts))
+        for run in runs {
+            table.add("idle CPU per minute, \(run.mode) mode (\(Summary.fixed(run.idleSeconds, 0)) s, CPU clock)",
+                      perMinute(run) + " (/proc: " + ticks(run) + ")",
+                      target: "< 10 ms", met: run.idleSeconds > 0 && run.idleCPUPerMinute < 0.010)
+        }
+        let problems = runs.flatMap { run in run.problems.map { "\(run.mode): \($0)" } }
+        table.add("latency: every change made its call", problems.isEmpty ? "all" : problems.joined(separator: "; "),
+                  target: "all", met: problems.isEmpty)
+        table.add("latency runs stopped by SIGTERM", runs.map { "\($0.mode): " + ($0.exitStatus.map(\.description) ?? "killed") }
+                      .joined(separator: ", "),
+                  target: "exit 0", met: runs.allSatisfy { $0.exitStatus == .exited(0) })
+        return "Latency and idle CPU (one appliance, settle 0, min gap 0; poll mode: 10 s active / 30 s idle)\n"
+            + breakdown.text
     }
 
     private func addHistoryRows(database: String, corpus: TraceCorpus, workspace: BenchWorkspace,

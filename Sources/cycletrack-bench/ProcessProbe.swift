@@ -49,6 +49,23 @@ struct ProcessProbe {
                       cpuSeconds: (user + system) / ticksPerSecond)
     }
 
+    /// The process's CPU time (user and system, every thread, ended ones included) in
+    /// seconds, from the kernel's CPU-time clock for it (`clock_getcpuclockid`), which
+    /// counts nanoseconds: /proc's utime and stime count 10-ms ticks, as coarse as what
+    /// an idle minute costs.
+    func cpuClockSeconds() throws(BenchError) -> Double {
+        var clock = clockid_t()
+        let result = clock_getcpuclockid(pid, &clock)
+        guard result == 0 else {
+            throw BenchError("clock_getcpuclockid(\(pid)): \(String(cString: strerror(result)))")
+        }
+        var time = timespec()
+        guard clock_gettime(clock, &time) == 0 else {
+            throw BenchError("clock_gettime for process \(pid): \(String(cString: strerror(errno)))")
+        }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
     /// A /proc file (their size reads as 0, so read until the end).
     static func contents(of path: String) throws(BenchError) -> String {
         let fd = open(path, O_RDONLY)

@@ -2,8 +2,25 @@ import CycleCore
 import FoundationEssentials
 
 /// The `cycletrack run` configuration the benchmark writes: the stand-in's URL, a token
-/// file, fast polling, no discovery, and the household's appliances with their entities.
+/// file, how updates come (polling by default), no discovery, and the household's
+/// appliances with their entities.
 struct ServiceConfigFile: Encodable {
+    /// How the service hears of changes, and how quickly an appliance may push.
+    struct Settings {
+        /// `"poll"` or `"events"`, the configuration's `updates`.
+        var updates = "poll"
+        var activePollSeconds: Double
+        var idlePollSeconds: Double
+        /// Per appliance; nil keeps the service's default.
+        var settleSeconds: Double?
+        var minUpdateSeconds: Double?
+
+        /// Polls every `seconds`, active or idle.
+        static func polling(every seconds: Double) -> Settings {
+            Settings(activePollSeconds: seconds, idlePollSeconds: seconds)
+        }
+    }
+
     struct HomeAssistant: Encodable {
         var url: String
         var tokenFile: String
@@ -22,23 +39,28 @@ struct ServiceConfigFile: Encodable {
         var id: String
         var name: String
         var entities: [String: String]
+        var settleSeconds: Double?
+        var minUpdateSeconds: Double?
     }
 
     var homeAssistant: HomeAssistant
+    var updates: String
     var poll: Poll
     var supernotify: Supernotify
     var discover = false
     var appliances: [Appliance]
 
-    /// Polls every `pollSeconds`, active or idle; the daily push limit at its maximum
-    /// so that a long footprint run keeps pushing instead of holding calls back.
-    init(url: String, tokenFile: String, pollSeconds: Double, appliances: [HouseholdAppliance]) {
+    /// The daily push limit at its maximum so that a long run keeps pushing instead of
+    /// holding calls back.
+    init(url: String, tokenFile: String, settings: Settings, appliances: [HouseholdAppliance]) {
         homeAssistant = HomeAssistant(url: url, tokenFile: tokenFile)
-        poll = Poll(activeSeconds: pollSeconds, idleSeconds: pollSeconds)
+        updates = settings.updates
+        poll = Poll(activeSeconds: settings.activePollSeconds, idleSeconds: settings.idlePollSeconds)
         supernotify = Supernotify(dailyPushLimit: 100_000)
         self.appliances = appliances.map { appliance in
             Appliance(id: appliance.id, name: appliance.name,
-                      entities: Dictionary(uniqueKeysWithValues: appliance.entities.map { ($0.key.rawValue, $0.value) }))
+                      entities: Dictionary(uniqueKeysWithValues: appliance.entities.map { ($0.key.rawValue, $0.value) }),
+                      settleSeconds: settings.settleSeconds, minUpdateSeconds: settings.minUpdateSeconds)
         }
     }
 

@@ -1,5 +1,6 @@
 import CycleCore
 import FoundationEssentials
+import HomeAssistantAPI
 import HTTPStandIn
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +15,14 @@ final class ServiceHarness {
     private let workspace: BenchWorkspace
     private let binary: String
 
-    /// Starts the stand-in with every appliance idle and writes `<name>.json`.
-    init(workspace: BenchWorkspace, binary: String, appliances: [HouseholdAppliance], pollSeconds: Double,
-         name: String) throws(BenchError) {
+    /// Starts the stand-in with every appliance idle and writes `<name>.json` for
+    /// `settings` (by default polling every `pollSeconds`, no WebSocket). With
+    /// `webSocket`, the stand-in also serves HA's WebSocket API on its port.
+    init(workspace: BenchWorkspace, binary: String, appliances: [HouseholdAppliance], pollSeconds: Double = 1,
+         name: String, settings: ServiceConfigFile.Settings? = nil, webSocket: Bool = false) throws(BenchError) {
         do {
-            standIn = try HomeAssistantStandIn(token: workspace.token)
+            standIn = try HomeAssistantStandIn(token: workspace.token,
+                                               webSocketAccept: webSocket ? WebSocketHandshake.acceptValue(for:) : nil)
         } catch {
             throw BenchError("cannot start the stand-in Home Assistant on 127.0.0.1: \(error)")
         }
@@ -40,8 +44,8 @@ final class ServiceHarness {
             }
         }
         configPath = workspace.path(name + ".json")
-        try ServiceConfigFile(url: standIn.baseURL, tokenFile: workspace.tokenFile, pollSeconds: pollSeconds,
-                              appliances: appliances).write(to: configPath)
+        try ServiceConfigFile(url: standIn.baseURL, tokenFile: workspace.tokenFile,
+                              settings: settings ?? .polling(every: pollSeconds), appliances: appliances).write(to: configPath)
     }
 
     deinit {

@@ -1,3 +1,5 @@
+import CycleCore
+
 /// Order statistics of a sample: median and maximum, and formatting of measured values.
 enum Summary {
     /// The median (mean of the two middle values for an even count); nil when empty.
@@ -10,6 +12,15 @@ enum Summary {
 
     static func median(_ values: [Int]) -> Double? {
         median(values.map(Double.init))
+    }
+
+    /// The `percent` percentile by nearest rank: the smallest value with at least
+    /// `percent`% of the sample at or below it (p100 is the maximum); nil when empty.
+    static func percentile(_ values: [Double], _ percent: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let rank = NumberText.int(Double(sorted.count) * percent / 100, .up) ?? sorted.count
+        return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 
     /// `value` with `decimals` digits after the point, e.g. fixed(3.14159, 2) = "3.14".

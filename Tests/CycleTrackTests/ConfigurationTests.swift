@@ -70,6 +70,24 @@ import Testing
         #expect(try ConfigurationLoader.parseSteps(#"{"step":20,"fine_step":5}"#, origin: "--steps") == .regular(step: 20, fineFrom: 90, fineStep: 5))
     }
 
+    @Test func learningKeys() throws {
+        let config = try parse(#"""
+            {"texts": {"unload_reminder": "{name}: {program} fertig seit {minutes} min"},
+             "appliances": [{"id": "washer", "finish_correction": false, "unload_reminder_minutes": 45,
+                             "unload_reminder_repeats": 0},
+                            {"id": "dishwasher"}]}
+            """#)
+        let washer = try #require(config.appliance("washer")?.settings)
+        #expect(washer.finishCorrection == false)
+        #expect(washer.unloadReminderMinutes == 45)
+        #expect(washer.unloadReminderRepeats == 0)
+        #expect(washer.texts.unloadReminder == "{name}: {program} fertig seit {minutes} min")
+        let dishwasher = try #require(config.appliance("dishwasher")?.settings)
+        #expect(dishwasher.finishCorrection == true)
+        #expect(dishwasher.unloadReminderMinutes == nil, "by kind: 30 for washers and dryers, else off")
+        #expect(dishwasher.unloadReminderRepeats == 2)
+    }
+
     static let errors: [(json: String, message: String)] = [
         (#"{"pol": {}}"#, "test.json: unknown key 'pol' (did you mean 'poll'?)"),
         (#"{"appliances": [{"id": "a", "notify_ned": true}]}"#, "test.json: unknown key 'appliances[0].notify_ned' (did you mean 'notify_end'?)"),
@@ -87,6 +105,8 @@ import Testing
         (#"{"home_assistant": {"ca_file": "/nonexistent/ca.pem"}}"#, "test.json: 'home_assistant.ca_file' names /nonexistent/ca.pem, which does not exist"),
         (#"{"appliances": {"id": "a"}}"#, "test.json: 'appliances' expects a list of appliances, found an object"),
         (#"[1, 2]"#, "test.json: '(top level)' expects an object, found a list"),
+        (#"{"appliances": [{"id": "a", "unload_reminder_minutes": -5}]}"#, "test.json: 'appliances[0].unload_reminder_minutes' expects a number from 0 to 1440, found the number -5"),
+        (#"{"texts": {"unload_reminder": "{name} after {duration}"}}"#, "test.json: 'texts.unload_reminder' uses the unknown placeholder {duration}; it may use {minutes}, {name}, {program}"),
     ]
 
     @Test(arguments: errors)

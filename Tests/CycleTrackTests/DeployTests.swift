@@ -232,7 +232,8 @@ struct DeployTests {
         #expect(appliance["progress_steps"] == .list([.scalar("int(1,99)?")]), "a list of percentages")
         #expect(schema["texts"]?.keys == [
             "started", "started_program", "paused", "action_required", "running", "percent_complete",
-            "finished", "aborted", "failed", "lost", "done_in", "done_in_no_program", "hours", "minutes",
+            "finished", "aborted", "failed", "lost", "done_in", "done_in_no_program", "unload_reminder",
+            "unload_reminder_no_program", "hours", "minutes",
         ])
     }
 

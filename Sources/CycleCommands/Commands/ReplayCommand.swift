@@ -107,7 +107,9 @@ struct ReplayCommand {
                 throw .config("cannot record into \(recordPath): \(error)")
             }
         }
-        let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit) { steps, household in
+        let history = finishHistory(id, before: observations.first?.at, config: config)
+        let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit,
+                                history: history) { steps, household in
             guard let current = recording, current.error == nil else { return }
             do {
                 _ = try current.recorder.record(steps, into: &household, status: .notSent)
@@ -125,6 +127,21 @@ struct ReplayCommand {
         }
         StandardError.write(ReplaySummary.render(shown, settings: settings, dailyLimit: config.dailyPushLimit))
         return ExitCode.ok.rawValue
+    }
+
+    /// What `run` would have known of the appliance's finish estimates when the trace
+    /// began: the finished cycles before it in `--db` (or the config's database) when
+    /// that file exists; none otherwise.
+    private func finishHistory(_ id: String, before: Date?, config: Configuration) -> FinishHistory {
+        guard let path = databasePath ?? config.database, FileManager.default.fileExists(atPath: path) else {
+            return FinishHistory()
+        }
+        do {
+            return try HistoryStore(path: path, mode: .readOnly).finishHistory(applianceID: id, before: before)
+        } catch {
+            StandardError.write("warning: no finish-time correction: \(error)\n")
+            return FinishHistory()
+        }
     }
 
     private func settingsFor(_ id: String, in config: Configuration) throws(CommandError) -> ApplianceSettings {

@@ -21,7 +21,11 @@ enum ReplaySummary {
             return "\(cycle.outcome?.rawValue ?? "still running")\(program), \(calls) call\(calls == 1 ? "" : "s")"
         }
         lines.append("cycles: \(result.cycles.count)" + (described.isEmpty ? "" : " (\(described.joined(separator: "; ")))"))
-        let perKind = CallKind.allCases.map { kind in "\(kind.rawValue) \(result.calls.filter { $0.kind == kind }.count)" }
+        // Reminders only when there are some: the line stays as it was for everything else.
+        let perKind = CallKind.allCases.compactMap { kind -> String? in
+            let count = result.calls.filter { $0.kind == kind }.count
+            return kind == .reminder && count == 0 ? nil : "\(kind.rawValue) \(count)"
+        }
         lines.append("calls: \(perKind.joined(separator: ", ")), total \(result.calls.count)")
 
         let limit = settings.cyclePushLimit

@@ -23,6 +23,10 @@ public struct StatsCommand: Sendable {
           estimate error     median of actual end minus first predicted finish, over
                              finished cycles: +4 min means the cycle ran 4 min over its
                              first estimate, -4 min that it finished 4 min early
+          abs error          median of how far off the first estimate was, either way
+          corrected          the same for the first estimate after the finish-time
+                             correction, each cycle corrected from the other finished
+                             cycles of its appliance and program (leave-one-out)
           pushes             calls per cycle, median and maximum (for a replay recorded
                              with --record, the calls it planned)
           energy             kWh per cycle (median) and in total, where recorded
@@ -70,6 +74,7 @@ public struct StatsCommand: Sendable {
         let store = try options.openStore()
         let filter = try options.filter(range: range, store: store, programName: programName)
         var accumulators: [String?: CycleStatistics.Accumulator] = [:]
+        var estimates = CorrectedEstimates()
         do {
             let readKey: CycleFigures.Grouping = switch grouping {
             case .appliance: .appliance
@@ -94,9 +99,13 @@ public struct StatsCommand: Sendable {
                     key = cycle.key
                 }
                 accumulators[key, default: CycleStatistics.Accumulator()].add(cycle)
+                estimates.add(cycle, group: key)
             }
         } catch {
             throw .config(error.description)
+        }
+        estimates.forEachGroup { key, plain, corrected in
+            accumulators[key]?.addEstimates(plain: plain, corrected: corrected)
         }
         let groups = accumulators
             .map { (key: $0.key, statistics: CycleStatistics($0.value)) }
@@ -112,7 +121,7 @@ public struct StatsCommand: Sendable {
         guard !groups.isEmpty else { return "no cycles match\n" }
         var table = TextTable([
             (grouping.rawValue, .left), ("cycles", .right), ("finished", .right), ("median", .right), ("p90", .right),
-            ("estimate error", .right), ("pushes", .right), ("max pushes", .right), ("energy", .right), ("total energy", .right),
+            ("estimate error", .right), ("abs error", .right), ("corrected", .right), ("pushes", .right), ("max pushes", .right), ("energy", .right), ("total energy", .right),
         ])
         for (key, stats) in groups {
             let name = grouping == .program ? key.map(programName) ?? "(none)" : key ?? ""
@@ -123,6 +132,8 @@ public struct StatsCommand: Sendable {
                 stats.medianDuration.map(TimeText.duration) ?? "",
                 stats.p90Duration.map(TimeText.duration) ?? "",
                 stats.medianEstimateError.map(TimeText.signedDuration) ?? "",
+                stats.medianAbsEstimateError.map(TimeText.duration) ?? "",
+                stats.medianAbsCorrectedError.map(TimeText.duration) ?? "",
                 stats.medianPushes.map { $0 == $0.rounded() ? NumberText.plain($0) : TimeText.fixed($0, decimals: 1) } ?? "",
                 stats.maxPushes.map(String.init) ?? "",
                 stats.medianEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
@@ -137,7 +148,8 @@ public struct StatsCommand: Sendable {
     private var columns: [String] {
         [grouping.rawValue] + (grouping == .program ? ["program_name"] : []) + [
             "cycles", "finished", "median_duration_seconds", "p90_duration_seconds",
-            "median_estimate_error_seconds", "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
+            "median_estimate_error_seconds", "median_abs_estimate_error_seconds", "median_abs_corrected_error_seconds",
+            "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
         ]
     }
 
@@ -159,6 +171,8 @@ public struct StatsCommand: Sendable {
             seconds(stats.medianDuration),
             seconds(stats.p90Duration),
             seconds(stats.medianEstimateError),
+            seconds(stats.medianAbsEstimateError),
+            seconds(stats.medianAbsCorrectedError),
             rounded(stats.medianPushes, 10),
             stats.maxPushes.map(ReportValue.int) ?? .null,
             rounded(stats.medianEnergy, 1_000),

@@ -17,7 +17,8 @@ public enum ConfigurationLoader {
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
         "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
-        "lost_after_minutes", "profile", "power",
+        "lost_after_minutes", "finish_correction", "unload_reminder_minutes", "unload_reminder_repeats",
+        "profile", "power",
     ] + flatEntityKeys + flatPowerKeys
     /// The smart plug thresholds (`power.on_watts`, …), docs/INTERFACES.md.
     static let powerKeys = ["on_watts", "start_seconds", "off_watts", "off_seconds"]
@@ -29,7 +30,8 @@ public enum ConfigurationLoader {
     static let flatEntityKeys = Role.allCases.map { "\($0.rawValue)_entity" }
     static let textKeys = [
         "started", "started_program", "paused", "action_required", "running", "percent_complete", "finished",
-        "aborted", "failed", "lost", "done_in", "done_in_no_program", "hours", "minutes",
+        "aborted", "failed", "lost", "done_in", "done_in_no_program", "unload_reminder", "unload_reminder_no_program",
+        "hours", "minutes",
     ]
 
     /// Every key the loader accepts, as dotted paths (`appliances[].notify_end`): the
@@ -186,6 +188,9 @@ public enum ConfigurationLoader {
         settings.temperatureStep = try object.number("temperature_step", in: 0.1...1000) ?? settings.temperatureStep
         settings.heartbeatMinutes = try object.number("heartbeat_minutes", in: 1...1440) ?? settings.heartbeatMinutes
         settings.lostAfterMinutes = try object.number("lost_after_minutes", in: 1...10080) ?? settings.lostAfterMinutes
+        settings.finishCorrection = try object.bool("finish_correction") ?? settings.finishCorrection
+        settings.unloadReminderMinutes = try object.number("unload_reminder_minutes", in: 0...1440)
+        settings.unloadReminderRepeats = try object.int("unload_reminder_repeats", in: 0...20) ?? settings.unloadReminderRepeats
         if let texts = try object.object("texts", allowed: textKeys) {
             settings.texts = try readTexts(texts, over: settings.texts)
         }
@@ -294,7 +299,8 @@ public enum ConfigurationLoader {
             "started": \.started, "started_program": \.startedProgram, "paused": \.paused,
             "action_required": \.actionRequired, "running": \.running, "percent_complete": \.percentComplete,
             "finished": \.finished, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
-            "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "hours": \.hours, "minutes": \.minutes,
+            "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "unload_reminder": \.unloadReminder,
+            "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
         ]
         for key in textKeys {
             guard let text = try object.string(key), let keyPath = setters[key] else { continue }

@@ -42,6 +42,17 @@ public final class CycleRecorder {
         }
     }
 
+    /// How the appliance's past finish estimates turned out, for the finish-time
+    /// correction; nil when the store can't say (logged: the appliance starts without).
+    public func finishHistory(_ applianceID: String, log: Log) -> FinishHistory? {
+        do {
+            return try store.finishHistory(applianceID: applianceID)
+        } catch {
+            log.error("store_read_failed", ["error": "\(error)", "effect": "no finish-time correction for \(applianceID) until restart"])
+            return nil
+        }
+    }
+
     /// What one event's recording gives the sender.
     public struct Recorded {
         /// The calls to send, in order, each recorded as `pending`.
@@ -131,7 +142,8 @@ public final class CycleRecorder {
             try store.updateCycle(
                 id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
                 lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
-                energyStart: cycle.recordedEnergyStart)
+                energyStart: cycle.recordedEnergyStart, firstShownFinish: cycle.firstShownFinish,
+                lastShownFinish: cycle.lastShownFinish)
         }
         for effect in step.effects {
             switch effect {

@@ -149,7 +149,8 @@ public actor Runner {
             self.appliances[appliance.id] = appliance
             order.append(appliance.id)
             household.follow(Self.learning(appliance.settings, store: store, log: log),
-                             restoring: try recorder.saved(appliance.id, log: log))
+                             restoring: try recorder.saved(appliance.id, log: log),
+                             history: try store.finishHistory(applianceID: appliance.id))
         }
     }
 
@@ -555,7 +556,8 @@ public actor Runner {
                     log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
                     saved = nil
                 }
-                household.follow(Self.learning(appliance.settings, store: store, log: log), restoring: saved)
+                household.follow(Self.learning(appliance.settings, store: store, log: log), restoring: saved,
+                                 history: recorder.finishHistory(appliance.id, log: log))
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
