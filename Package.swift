@@ -38,6 +38,7 @@ let package = Package(
                 .embedInCode("0001_initial.sql"),
                 .embedInCode("0002_superseded_pushes.sql"),
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
+                .embedInCode("0004_appliance_profile.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.

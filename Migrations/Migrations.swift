@@ -25,5 +25,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._002_superseded_pushes_sql, as: UTF8.self)),
         Migration(version: 3, name: "shown_finish_and_reminders",
                   sql: String(decoding: PackageResources._003_shown_finish_and_reminders_sql, as: UTF8.self)),
+        Migration(version: 4, name: "appliance_profile",
+                  sql: String(decoding: PackageResources._004_appliance_profile_sql, as: UTF8.self)),
     ]
 }

@@ -188,16 +188,25 @@ public final class HistoryStore {
 
     /// Records that the appliance exists (or still does) with this name at `at`.
     /// Must come before cycles, observations, pushes or tracker state of the appliance.
-    public func upsertAppliance(id: String, name: String, at: Date) throws(StoreError) {
+    public func upsertAppliance(id: String, name: String, at: Date, profile: String? = nil) throws(StoreError) {
         try perform("recording appliance '\(id)'") { () throws(SQLiteError) in
             try connection.execute(
                 """
-                INSERT INTO appliances (id, name, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
+                INSERT INTO appliances (id, name, first_seen, last_seen, profile) VALUES (?1, ?2, ?3, ?3, ?4)
                 ON CONFLICT (id) DO UPDATE SET
                     name = excluded.name,
                     first_seen = min(first_seen, excluded.first_seen),
-                    last_seen = max(last_seen, excluded.last_seen)
-                """, [id, name, at])
+                    last_seen = max(last_seen, excluded.last_seen),
+                    profile = coalesce(excluded.profile, profile)
+                """, [id, name, at, profile])
+        }
+    }
+
+    /// The brand profile the appliance was last recorded with (`BrandProfile`'s raw
+    /// value); nil for an unknown appliance or one recorded before schema version 4.
+    public func applianceProfile(id: String) throws(StoreError) -> String? {
+        try perform("reading appliance '\(id)'") { () throws(SQLiteError) in
+            try connection.rows("SELECT profile FROM appliances WHERE id = ?1", [id]) { $0.optionalString(0) }.first ?? nil
         }
     }
 

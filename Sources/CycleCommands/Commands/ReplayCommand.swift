@@ -83,11 +83,13 @@ struct ReplayCommand {
         let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
         let observations: [Observation]
         var warnings: [String] = []
+        var storedProfile: BrandProfile?
         let id: String
         if let cycleID {
             let stored = try StoredCycleTrace.load(cycleID: cycleID, databasePath: databasePath ?? "cycletrack.sqlite")
             id = applianceID ?? stored.applianceID
             observations = stored.observations
+            storedProfile = stored.profile
         } else {
             guard let applianceID else { throw .usage("replay needs --appliance ID (the appliance's settings come from the config)") }
             id = applianceID
@@ -96,6 +98,8 @@ struct ReplayCommand {
         var settings = try settingsFor(id, in: config)
         if let stepsOverride { settings.steps = stepsOverride }
         if let cyclePushLimit { settings.cyclePushLimit = cyclePushLimit }
+        // A stored cycle is read as it was recorded, unless the configuration or --profile says otherwise.
+        if let storedProfile, config.appliance(id)?.hasProfile != true { settings.profile = storedProfile }
         if let profile { settings.profile = profile }
         settings = try learning(settings, before: observations.first?.at)
 

@@ -8,6 +8,8 @@ import FoundationEssentials
 struct StoredCycleTrace {
     var applianceID: String
     var observations: [Observation]
+    /// The brand profile the appliance was recorded with; nil when the store doesn't say.
+    var profile: BrandProfile?
 
     static func load(cycleID: Int64, databasePath: String) throws(CommandError) -> StoredCycleTrace {
         do {
@@ -23,7 +25,8 @@ struct StoredCycleTrace {
                 }
                 return Observation(at: record.at, raw: raw)
             }
-            return StoredCycleTrace(applianceID: cycle.applianceID, observations: observations)
+            let profile = try store.applianceProfile(id: cycle.applianceID).flatMap(BrandProfile.init(rawValue:))
+            return StoredCycleTrace(applianceID: cycle.applianceID, observations: observations, profile: profile)
         } catch let error as CommandError {
             throw error
         } catch {

@@ -119,7 +119,7 @@ public final class CycleRecorder {
         let at = Self.time(step)
         let name = household.tracker(id)?.settings.name ?? id
         if !upserted.contains(id) || !step.effects.isEmpty {
-            try store.upsertAppliance(id: id, name: name, at: at)
+            try store.upsertAppliance(id: id, name: name, at: at, profile: household.tracker(id)?.settings.profile.rawValue)
         }
         var cycleID = household.cycleID(id)
         // A step starts or ends at most one cycle; a cycle that starts with this
