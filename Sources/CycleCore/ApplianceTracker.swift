@@ -94,6 +94,7 @@ public struct ApplianceTracker: Sendable {
         var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
         var observation = observation.reading(as: settings.profile)
         if settings.profile == .plug { observation = power.read(observation, settings: settings.power) }
+        let reported = observation
         observation = estimated(observation)
         if let closed = UnloadReminder.isClosed(observation.door) {
             doorClosed = closed
@@ -109,6 +110,7 @@ public struct ApplianceTracker: Sendable {
         for event in machine.observe(observation, correction: correction) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
+        markEstimate(observation, reported: reported)
         return effects
     }
 
@@ -134,6 +136,12 @@ public struct ApplianceTracker: Sendable {
         return learned.estimating(observation, startedAt: cycle?.startedAt ?? observation.at, program: cycle?.program)
     }
 
+    /// Marks the open cycle's progress as estimated once an estimate was taken into it.
+    private mutating func markEstimate(_ observation: Observation, reported: Observation) {
+        guard observation.progress != nil, reported.progress == nil, machine.cycle != nil else { return }
+        machine.cycle?.progressEstimated = true
+    }
+
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
     private var plugDeadline: Date? {
         settings.profile == .plug ? power.deadline(settings.power) : nil
@@ -152,9 +160,11 @@ public struct ApplianceTracker: Sendable {
             if plugDeadline == due, let confirmed = power.expire(at: due, settings: settings.power) {
                 let history = self.history
                 let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-                for event in machine.observe(estimated(confirmed), correction: correction) {
+                let estimate = estimated(confirmed)
+                for event in machine.observe(estimate, correction: correction) {
                     effects += perform(event, at: due, budget: &budget)
                 }
+                markEstimate(estimate, reported: confirmed)
                 if let next = nextDeadline, next <= due { break }
                 continue
             }

@@ -24,6 +24,9 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     /// The last power reading taken into `energyIntegrated`, in watts, and its time.
     public var lastPowerWatts: Double?
     public var lastPowerAt: Date?
+    /// Its progress and finish time were estimated from the appliance's past cycles
+    /// (`LearnedDurations`), not reported; nil when not (and in older snapshots).
+    public var progressEstimated: Bool?
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
 

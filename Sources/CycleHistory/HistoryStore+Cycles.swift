@@ -17,10 +17,12 @@ extension HistoryStore {
     /// as it is. The first predicted (and shown) finish and the energy counter at the
     /// start keep the first value given; the program and the last predicted (and shown)
     /// finish take the latest; `maxProgress` only ever rises. The shown finish is the
-    /// predicted one after the finish-time correction.
+    /// predicted one after the finish-time correction. `progressEstimated` marks the
+    /// cycle's progress as estimated from past cycles, for good (false leaves it as it is).
     public func updateCycle(
         id: Int64, program: String?, firstPredictedFinish: Date?, lastPredictedFinish: Date?,
-        maxProgress: Int?, energyStart: Double?, firstShownFinish: Date? = nil, lastShownFinish: Date? = nil
+        maxProgress: Int?, energyStart: Double?, firstShownFinish: Date? = nil, lastShownFinish: Date? = nil,
+        progressEstimated: Bool = false
     ) throws(StoreError) {
         try perform("updating cycle \(id)") { () throws(SQLiteError) in
             try connection.execute(
@@ -32,10 +34,11 @@ extension HistoryStore {
                     max_progress = coalesce(max(max_progress, ?5), max_progress, ?5),
                     energy_start = coalesce(energy_start, ?6),
                     first_shown_finish = coalesce(first_shown_finish, ?7),
-                    last_shown_finish = coalesce(?8, last_shown_finish)
+                    last_shown_finish = coalesce(?8, last_shown_finish),
+                    progress_estimated = coalesce(?9, progress_estimated)
                 WHERE id = ?1
                 """, [id, program, firstPredictedFinish, lastPredictedFinish, maxProgress, energyStart.flatMap(Self.plausible),
-                      firstShownFinish, lastShownFinish])
+                      firstShownFinish, lastShownFinish, progressEstimated ? 1 : nil])
         }
         try requireChange("has no cycle \(id) (expected an id from openCycle)")
     }

@@ -50,11 +50,14 @@ import Testing
         homeConnect.profile = .homeConnect
         #expect(try LearnedDurationsReader.learning(homeConnect, store: reopened).learned == nil)
 
-        let trace = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let file = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appending(path: "CycleCoreTests/Fixtures/plug-washer.jsonl")
-        let text = try String(decoding: Data(contentsOf: trace), as: UTF8.self)
+        let text = try String(decoding: Data(contentsOf: file), as: UTF8.self)
         let lines = text.split(separator: "\n").enumerated().map { (number: $0.offset + 1, text: String($0.element)) }
-        let result = try Replay.run(settings: settings, lines: lines)
+        let trace = try Replay.observations(lines: lines)
+        var ended: [CycleInfo] = []
+        let result = Replay.run(settings: settings, observations: trace.observations) { steps, _ in ended += steps.compactMap(\.ended) }
+        #expect(ended.first?.progressEstimated == true)
         let cycle = try #require(result.cycles.first)
         #expect(result.cycles.count == 1)
         let start = cycle.startedAt

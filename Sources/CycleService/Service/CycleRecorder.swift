@@ -143,7 +143,7 @@ public final class CycleRecorder {
                 id: cycleID, program: cycle.program, firstPredictedFinish: cycle.firstPredictedFinish,
                 lastPredictedFinish: cycle.lastPredictedFinish, maxProgress: cycle.maxProgress,
                 energyStart: cycle.recordedEnergyStart, firstShownFinish: cycle.firstShownFinish,
-                lastShownFinish: cycle.lastShownFinish)
+                lastShownFinish: cycle.lastShownFinish, progressEstimated: cycle.progressEstimated == true)
         }
         for effect in step.effects {
             switch effect {
