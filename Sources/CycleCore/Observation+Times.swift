@@ -5,12 +5,14 @@ extension Observation {
     /// "Brands"): a remaining time becomes a finish time (the observation's time plus the
     /// remaining time; a value ticking down every minute keeps it within the finish jitter),
     /// and a progress comes from elapsed / (elapsed + remaining), else from the total and
-    /// the remaining time. A reported finish time or progress always wins.
+    /// the remaining time, which LG ThinQ gives as a finish time. A reported finish time or
+    /// progress always wins.
     mutating func readTimes() {
-        let remaining = minutes(.remainingTime)
-        if finishTime == nil, let remaining, remaining >= 0 {
-            finishTime = at.addingTimeInterval(remaining * 60)
+        let reportedRemaining = minutes(.remainingTime)
+        if finishTime == nil, let reportedRemaining, reportedRemaining >= 0 {
+            finishTime = at.addingTimeInterval(reportedRemaining * 60)
         }
+        let remaining = reportedRemaining ?? finishTime.map { max(0, $0.timeIntervalSince(at)) / 60 }
         guard progress == nil, let remaining, remaining >= 0 else { return }
         var fraction: Double?
         if let elapsed = minutes(.elapsedTime), elapsed >= 0, elapsed + remaining > 0 {

@@ -52,7 +52,7 @@ import Testing
         #expect(result.warnings.isEmpty)
     }
 
-    @Test func lgThinQDryerTakesProgressFromTotalAndRemaining() throws {
+    @Test func lgThinQDryerTakesProgressFromTotalAndFinishTime() throws {
         let (result, _) = try Self.replay("lg_thinq-dryer.jsonl", Self.settings("dryer", .lgThinQ))
         #expect(result.cycles.map(\.outcome) == [.finished])
         #expect(result.cycles.first?.startedAt == minute(2))
@@ -133,6 +133,10 @@ import Testing
         #expect(reported.progress == 40)
         let total = Observation(at: zero, raw: [.remainingTime: "15", .totalTime: "60"], profile: .lgThinQ)
         #expect(total.progress == 75)
+        // LG ThinQ gives its remaining time as a finish time.
+        let lg = Observation(at: zero, raw: [.finishTime: ISOTime.format(minute(15)), .totalTime: "60"], profile: .lgThinQ)
+        #expect(lg.progress == 75)
+        #expect(Observation(at: zero, raw: [.finishTime: ISOTime.format(minute(15))]).progress == nil)
     }
 
     // MARK: Smart plugs

@@ -14,9 +14,10 @@ import FoundationEssentials
 ///   words (`wash`, `rinse`, `spin`, `drying`, `main_wash`, …).
 /// - program (Miele): an enum `sensor` whose options contain `no_program`.
 /// - remaining, elapsed or total time (other brands): `sensor`s of device class `duration`
-///   in `min`, `s` or `h`. The first one whose id says `remain` is the remaining time, else
-///   the first; the next is the total time for LG ThinQ, the elapsed time otherwise. (Miele
-///   registers remaining, elapsed, then start time in this order; ids only break the tie.)
+///   in `min`, `s` or `h`. LG ThinQ has one, the total time (its remaining time is a
+///   timestamp, taken as the finish time). Otherwise the first one whose id says `remain`
+///   is the remaining time, else the first; the next is the elapsed time. (Miele registers
+///   remaining, elapsed, then start time in this order; ids only break the tie.)
 /// - door: a `sensor` whose options contain `open` and `closed`.
 /// - program: a `select` whose options are mostly program keys (containing `_program_`
 ///   or starting with `dishcare_`, `laundry_care_`, `cooking_`, `consumer_products_`).
@@ -110,11 +111,16 @@ public enum ApplianceRoleRecognizer {
                 best(candidates.filter(isPhase)) { entity in phaseWords.filter { entity.options?.contains($0) ?? false }.count }
             }
             take(.program) { $0.first { $0.domain == "sensor" && ($0.options?.contains("no_program") ?? false) } }
-            take(.remainingTime) { candidates in
-                let durations = candidates.filter(isDuration)
-                return durations.first { $0.id.contains("remain") } ?? durations.first
+            if profile == .lgThinQ {
+                // LG ThinQ's only duration is the total time; its remaining time is a timestamp (the finish time).
+                take(.totalTime) { $0.first(where: isDuration) }
+            } else {
+                take(.remainingTime) { candidates in
+                    let durations = candidates.filter(isDuration)
+                    return durations.first { $0.id.contains("remain") } ?? durations.first
+                }
+                take(.elapsedTime) { $0.first(where: isDuration) }
             }
-            take(profile == .lgThinQ ? .totalTime : .elapsedTime) { $0.first(where: isDuration) }
         }
         take(.door) { $0.first { $0.domain == "sensor" && hasOptions($0, ["open", "closed"]) } }
         take(.program) { candidates in
