@@ -294,8 +294,10 @@ def container_test(results: Results, podman: Podman, ha: HomeAssistant, image: s
     os.chown(secret, CONTAINER_UID, CONTAINER_UID)
     os.chmod(secret, 0o400)
     with open(os.path.join(directory, "config", "cycletrack.json"), "w", encoding="utf-8") as file:
+        # Polling, so the test can pace the cycle by the service's polls; following HA's
+        # WebSocket events is tested end to end against the same HA by the Swift suite.
         json.dump({"home_assistant": {"url": ha.url, "token_file": "/run/secrets/ha_token"},
-                   "poll": {"active_seconds": 1, "idle_seconds": 1},
+                   "updates": "poll", "poll": {"active_seconds": 1, "idle_seconds": 1},
                    "appliances": [{"id": "dishwasher", "settle_seconds": 0, "min_update_seconds": 0,
                                    "entities": {"operation_state": "sensor.dishwasher_operation_state"}}]}, file)
     service = Service(podman, name)
@@ -374,8 +376,10 @@ def addon_test(results: Results, podman: Podman, ha: HomeAssistant, image: str, 
         addon = yaml.safe_load(file)
     # What the Supervisor writes: the defaults, plus what a user fills in. The test's
     # appliance gives only an id and one entity (discovery supplies the rest); the test
-    # polls every second and sends updates without waiting, to keep the cycle short.
+    # polls every second and sends updates without waiting, to keep the cycle short (the
+    # stand-in Supervisor proxy forwards REST only, not the WebSocket).
     options = json.loads(json.dumps(addon["options"]))
+    options["updates"] = "poll"
     options["poll"] = {"active_seconds": 1, "idle_seconds": 1}
     options["appliances"] = [{"id": "dishwasher", "operation_state_entity": "sensor.dishwasher_operation_state",
                               "settle_seconds": 0, "min_update_seconds": 0}]
