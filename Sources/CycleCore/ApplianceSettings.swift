@@ -1,6 +1,6 @@
 /// Everything the core needs to know about one appliance: who it is and how its
 /// cycles are turned into pushes. Built by the service from the configuration
-/// (defaults as in docs/INTERFACES.md, "Configuration"); the core never reads files.
+/// (defaults as in docs/REFERENCE.md, "Configuration"); the core never reads files.
 public struct ApplianceSettings: Sendable, Equatable, Codable {
     /// The part after `appliance_` in the notification tag: `[A-Za-z0-9_-]{1,50}`.
     public var id: String

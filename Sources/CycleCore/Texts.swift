@@ -23,7 +23,7 @@ public struct Texts: Sendable, Equatable, Codable {
 
 extension Texts {
     /// For each text, by its configuration key, the placeholders it may use
-    /// (docs/INTERFACES.md, "Texts"): `{name}` everywhere, the rest where they have a value.
+    /// (docs/REFERENCE.md, "Texts"): `{name}` everywhere, the rest where they have a value.
     public static let placeholders: [String: Set<String>] = [
         "started": ["name"],
         "started_program": ["name", "program"],

@@ -14,7 +14,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "line \(line): \(message)" }
 }
 
-/// One line of a trace (docs/INTERFACES.md, "Trace format"): what HA showed for one
+/// One line of a trace (docs/REFERENCE.md, "Trace format"): what HA showed for one
 /// appliance's entities at one moment.
 public struct TraceLine: Sendable {
     public var at: Date

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// Where the benchmark finds its inputs: the `cycletrack` binary built next to it,
-/// and the package root (for the example traces in `../shared/traces`).
+/// and the package root (for the example traces in `docs/examples`).
 struct BenchPaths {
     /// The release `cycletrack` next to this executable.
     let cycletrack: String
@@ -27,14 +27,10 @@ struct BenchPaths {
         return BenchPaths(cycletrack: binary, packageRoot: root)
     }
 
-    /// The example traces' directory: `--traces`, else the repository's `docs/examples`,
-    /// else `../shared/traces` from the package root, else `../../shared/traces`.
+    /// The example traces' directory: `--traces`, else the repository's `docs/examples`.
     func tracesDirectory(_ explicit: String?) -> String {
         if let explicit { return explicit }
-        guard let packageRoot else { return "docs/examples" }
-        let candidates = [packageRoot + "/docs/examples"]
-            + [parent(packageRoot), parent(parent(packageRoot))].map { $0 + "/shared/traces" }
-        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
+        return (packageRoot ?? ".") + "/docs/examples"
     }
 
     private static func selfExecutable() throws(BenchError) -> String {

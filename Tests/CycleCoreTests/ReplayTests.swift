@@ -162,10 +162,10 @@ import Testing
 
 /// The example traces in `docs/examples` with their `.expect.json`.
 enum SharedTraces {
-    /// The repository's `docs/examples`; else `../shared/traces` beside the package.
+    /// The repository's `docs/examples`.
     static let folder: String? = {
         let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for candidate in ["docs/examples", "../shared/traces", "../../shared/traces"] {
+        for candidate in ["docs/examples"] {
             let path = root.appending(path: candidate).standardizedFileURL.path
             var isDirectory: Bool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory { return path }

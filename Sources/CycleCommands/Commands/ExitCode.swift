@@ -2,7 +2,7 @@ import CycleHistory
 import HomeAssistantAPI
 import CycleService
 import CycleCore
-/// Exit statuses, from BSD's sysexits as docs/INTERFACES.md, "Exit codes", names them.
+/// Exit statuses, from BSD's sysexits as docs/REFERENCE.md, "Exit codes", names them.
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     /// A check or command that ran and found something wrong (e.g. `check` with a failing item).

@@ -2,7 +2,7 @@ import CycleHistory
 import HomeAssistantAPI
 import CycleCore
 
-/// cycletrack's configuration (docs/INTERFACES.md, "Configuration"), read from JSON with
+/// cycletrack's configuration (docs/REFERENCE.md, "Configuration"), read from JSON with
 /// every key optional except what discovery can't supply. Defaults live here and in
 /// `ApplianceSettings`.
 public struct Configuration: Sendable {
@@ -29,7 +29,7 @@ public struct Configuration: Sendable {
     public var target: [String]?
     public var texts = Texts()
     public var appliances: [ApplianceConfiguration] = []
-    /// The history page (docs/INTERFACES.md, "The history page"): the address it listens
+    /// The history page (docs/REFERENCE.md, "The history page"): the address it listens
     /// on, its port (0: no page), and the client addresses it answers (empty: all).
     public var httpListen = "127.0.0.1"
     public var httpPort = 8099

@@ -20,7 +20,7 @@ public enum ConfigurationLoader {
         "lost_after_minutes", "finish_correction", "unload_reminder_minutes", "unload_reminder_repeats",
         "profile", "power",
     ] + flatEntityKeys + flatPowerKeys
-    /// The smart plug thresholds (`power.on_watts`, …), docs/INTERFACES.md.
+    /// The smart plug thresholds (`power.on_watts`, …), docs/REFERENCE.md.
     static let powerKeys = ["on_watts", "start_seconds", "off_watts", "off_seconds"]
     /// `power_on_watts`, …: the same written flat, the add-on's form.
     static let flatPowerKeys = powerKeys.map { "power_\($0)" }

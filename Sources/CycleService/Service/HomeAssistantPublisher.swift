@@ -11,7 +11,7 @@ public protocol HomeAssistantSurface: Sendable {
     func fireEvent(type: String, data: String) async -> Bool
 }
 
-/// Shows cycletrack inside Home Assistant (docs/INTERFACES.md, "In Home Assistant"):
+/// Shows cycletrack inside Home Assistant (docs/REFERENCE.md, "In Home Assistant"):
 ///
 /// - `sensor.cycletrack_<id>` per appliance: `idle`, `running`, `paused`,
 ///   `action_required`, `unavailable`, or how the last cycle ended (`finished`,

@@ -133,12 +133,12 @@ final class Scratch {
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path + "/" + name) }
 }
 
-/// The example traces: the repository's `docs/examples` (else `../shared/traces` beside the checkout).
+/// The example traces: the repository's `docs/examples`.
 enum SharedTraces {
     static var directory: String? {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        for candidate in ["docs/examples", "../shared/traces", "../../shared/traces"] {
+        for candidate in ["docs/examples"] {
             let path = root.appendingPathComponent(candidate).standardized.path
             if FileManager.default.fileExists(atPath: path) { return path }
         }
