@@ -1,0 +1,76 @@
+import CycleCore
+import CycleHistory
+import FoundationEssentials
+import HomeAssistantAPI
+
+/// What a start takes up from the last run, and appliances that come and go.
+extension Runner {
+    // MARK: Restarts and discovery
+
+    func recoverUnfinishedPushes() {
+        do {
+            sender.recover(try store.unfinishedPushes())
+        } catch {
+            log.error("store_read_failed", ["error": "\(error)", "effect": "calls left from the last run are not taken up now"])
+        }
+    }
+
+    /// A cycle left open by an appliance no longer followed (removed from the config,
+    /// not discovered yet) is followed without entities: it shows as unavailable from
+    /// now on, so it ends as lost after `lost_after_minutes` (its activity cleared if a
+    /// start went out), unless the appliance is followed again before that.
+    func followUntrackedOpenCycles() async {
+        let open: [CycleRecord]
+        let names: [String: String]
+        do {
+            open = try store.openCycles().filter { !household.follows($0.applianceID) }
+            names = open.isEmpty ? [:] : try store.applianceNames()
+        } catch {
+            log.error("store_read_failed", ["error": "\(error)"])
+            return
+        }
+        let now = clock.now()
+        for cycle in open where !household.follows(cycle.applianceID) {
+            let settings = options.untrackedSettings(cycle.applianceID, names[cycle.applianceID])
+            let saved: Household.Saved?
+            do { saved = try recorder.saved(cycle.applianceID, log: log) } catch {
+                log.error("store_read_failed", ["error": "\(error)"])
+                continue
+            }
+            household.follow(settings, restoring: saved)
+            log.warning("open_cycle_untracked", [
+                "appliance": cycle.applianceID, "cycle": String(cycle.id), "started": ISOTime.format(cycle.startedAt),
+                "effect": "ends as lost in \(NumberText.plain(settings.lostAfterMinutes)) min unless the appliance is followed again",
+            ])
+            await drive(.observed(cycle.applianceID, Observation(at: now, raw: [:])))
+        }
+    }
+
+    func adopt(_ found: [TrackedAppliance]) async {
+        for appliance in found where appliances[appliance.id] == nil {
+            log.info("appliance_discovered", ["appliance": appliance.id, "name": appliance.settings.name])
+            order.append(appliance.id)
+            if household.follows(appliance.id) {
+                // An open cycle of an appliance that was not followed: it is back, with its settings.
+                household.follow(Self.learning(appliance.settings, store: store, log: log))
+            } else {
+                let saved: Household.Saved?
+                do { saved = try recorder.saved(appliance.id, log: log) } catch {
+                    log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
+                    saved = nil
+                }
+                household.follow(Self.learning(appliance.settings, store: store, log: log), restoring: saved,
+                                 history: recorder.finishHistory(appliance.id, log: log))
+            }
+        }
+        for appliance in found { appliances[appliance.id] = appliance }
+        if subscription != nil, followedEntities() != subscribedEntities {
+            // New entities to follow: a fresh subscription (and full read) takes them in.
+            subscription?.close()
+            subscription = nil
+            reader?.cancel()
+            reader = nil
+            nextSubscribe = clock.now()
+        }
+    }
+}
