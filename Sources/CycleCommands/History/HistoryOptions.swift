@@ -46,6 +46,17 @@ struct HistoryOptions: Sendable {
         format = Format(rawValue: name) ?? .table
     }
 
+    /// Reads a history command's words: the shared options, `extra` ones of its own,
+    /// `--help`, and no positional arguments.
+    static func parse(_ words: [String], command: String, extra: Set<String>, environment: [String: String])
+        throws(CommandError) -> (arguments: Arguments, options: HistoryOptions, showHelp: Bool) {
+        let parsed = try Arguments(words, valued: names.union(extra), flags: ["help"])
+        if let first = parsed.positionals.first {
+            throw .usage("\(command) takes no arguments besides options, got '\(first)'")
+        }
+        return (parsed, try HistoryOptions(parsed, environment: environment), parsed.flag("help"))
+    }
+
     /// Where the history is, found as `run` finds it.
     static func database(_ arguments: Arguments, environment: [String: String]) throws(CommandError) -> String {
         if let path = arguments.value("db") {

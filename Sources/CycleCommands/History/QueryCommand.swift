@@ -61,12 +61,8 @@ public struct QueryCommand: Sendable {
         arguments: [String], environment: [String: String], timeZone: LocalTimeZone? = nil,
         programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
-        let parsed = try Arguments(arguments, valued: HistoryOptions.names.union(["limit"]), flags: ["help"])
-        if let extra = parsed.positionals.first {
-            throw .usage("query takes no arguments besides options, got '\(extra)'")
-        }
-        showHelp = parsed.flag("help")
-        options = try HistoryOptions(parsed, environment: environment)
+        let parsed: Arguments
+        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: "query", extra: ["limit"], environment: environment)
         let count = try parsed.int("limit", in: 0...Int(Int32.max)) ?? (options.format == .table ? Self.tablePage : 0)
         limit = count == 0 ? nil : count
         self.timeZone = timeZone ?? LocalTimeZone.resolve(environment: environment)

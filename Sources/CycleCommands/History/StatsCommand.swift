@@ -53,12 +53,8 @@ public struct StatsCommand: Sendable {
         arguments: [String], environment: [String: String], timeZone: LocalTimeZone? = nil,
         programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
-        let parsed = try Arguments(arguments, valued: HistoryOptions.names.union(["by"]), flags: ["help"])
-        if let extra = parsed.positionals.first {
-            throw .usage("stats takes no arguments besides options, got '\(extra)'")
-        }
-        showHelp = parsed.flag("help")
-        options = try HistoryOptions(parsed, environment: environment)
+        let parsed: Arguments
+        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: "stats", extra: ["by"], environment: environment)
         let by = try parsed.choice("by", Grouping.allCases.map(\.rawValue), default: Grouping.appliance.rawValue)
         // `choice` only returns one of the raw values.
         grouping = Grouping(rawValue: by) ?? .appliance
