@@ -277,6 +277,8 @@ public actor Runner {
                 log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
             case .heldBack(let kind, _, let reason):
                 log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+            case .waiting(let kind, _, let reason):
+                log.info("call_waiting", ["appliance": id, "kind": kind.rawValue, "reason": reason])
             case .warning(let message):
                 // Once per appliance and text: an unknown state would otherwise fill the log every poll.
                 if warned.insert(id + "\u{1F}" + message).inserted {
