@@ -46,6 +46,8 @@ public actor Runner {
         /// Settings for an appliance with an open cycle in the store that is no longer
         /// followed (removed from the config, not discovered): its cycle ends as lost
         /// after its `lostAfterMinutes` unless it is followed again.
+        /// Quiet hours and the people whose `person.*` entities the runner follows.
+        public var delivery = DeliverySettings()
         public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
             ApplianceSettings(id: id, name: name ?? id)
         }
@@ -144,7 +146,8 @@ public actor Runner {
         self.log = log
         self.rediscover = rediscover
         household = Household(dailyLimit: options.dailyPushLimit,
-                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()))
+                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
+                              delivery: options.delivery)
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
             order.append(appliance.id)
