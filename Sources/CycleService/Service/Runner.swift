@@ -240,7 +240,11 @@ public actor Runner {
     func drive(_ event: HouseholdEvent) async -> Bool {
         var next = household
         let steps = next.handle(event)
-        guard !steps.isEmpty else { return true }
+        // Nothing to record: only who is home may have changed, which is kept as it is.
+        guard !steps.isEmpty else {
+            household = next
+            return true
+        }
         let recorded: CycleRecorder.Recorded
         do {
             recorded = try recorder.record(steps, into: &next, status: .pending)
