@@ -46,7 +46,9 @@ let package = Package(
             name: "CycleHistory",
             dependencies: ["CycleCore", "CSQLite", "Migrations"]
         ),
-        // Home Assistant over libcurl: HTTP, the REST client, templates, discovery, the WebSocket.
+        // Home Assistant over libcurl, by folder: HTTP/ (libcurl transfers), WebSocket/ (an
+        // RFC 6455 client that knows nothing of HA), HomeAssistant/ (the REST client,
+        // templates, discovery, and HA's WebSocket session over WebSocket/).
         .target(
             name: "HomeAssistantAPI",
             dependencies: ["CycleCore", "CCurl"]
