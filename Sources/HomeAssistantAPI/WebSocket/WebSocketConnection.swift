@@ -95,9 +95,10 @@ final class WebSocketConnection {
                     }
                     continue
                 case .close(let code, let reason):
-                    // Echo the close (§5.5.1), unless ours went first, and end the connection.
+                    // Answer the close (§5.5.1), unless ours went first, and end the connection.
                     if !closeSent {
-                        let echo = code.map { WebSocketFrame.closePayload(code: $0, reason: "") } ?? []
+                        let answer = WebSocketCloseCode.answer(to: code)
+                        let echo = answer.map { WebSocketFrame.closePayload(code: $0, reason: "") } ?? []
                         try? send(WebSocketFrame(opcode: .close, payload: echo))
                     }
                     isClosed = true
@@ -140,6 +141,10 @@ final class WebSocketConnection {
         isClosed = true
         shutdown(socket, Int32(SHUT_RDWR))
     }
+
+    /// The bytes the frame buffer holds room for: back to at most
+    /// ``WebSocketFrameParser/retainedCapacity`` once a large message was taken.
+    var bufferCapacity: Int { parser.capacity }
 
     // MARK: Plumbing
 

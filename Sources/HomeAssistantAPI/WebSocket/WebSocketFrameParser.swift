@@ -26,10 +26,18 @@ public struct WebSocketFrameParser: Sendable {
     /// Bytes received but not yet part of a returned frame.
     public var bufferedCount: Int { buffer.count - start }
 
+    /// The bytes the buffer has room for without growing.
+    public var capacity: Int { buffer.capacity }
+
+    /// The room the buffer keeps between frames; what a large frame made it grow beyond
+    /// is given back once that frame was taken, so one message near the size cap doesn't
+    /// hold its memory for the life of the connection.
+    public static let retainedCapacity = 64 * 1024
+
     /// Adds received bytes.
     public mutating func append(_ bytes: some Collection<UInt8>) {
         if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
             start = 0
         }
         buffer.append(contentsOf: bytes)
@@ -81,12 +89,21 @@ public struct WebSocketFrameParser: Sendable {
         guard available >= total else { return nil }
         let payload = Array(buffer[(start + headerLength)..<(start + total)])
         start += total
-        // Compacts now and then instead of shifting the buffer after every frame.
-        if start > 64 * 1024 && start * 2 > buffer.count {
+        compact()
+        return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
+    }
+
+    /// Drops the bytes of taken frames now and then instead of shifting the buffer after
+    /// every frame, and gives back room beyond ``retainedCapacity`` that the rest doesn't need.
+    private mutating func compact() {
+        let rest = buffer.count - start
+        if buffer.capacity > Self.retainedCapacity && rest <= Self.retainedCapacity / 2 {
+            buffer = Array(buffer[start...])
+            start = 0
+        } else if start > Self.retainedCapacity && start * 2 > buffer.count {
             buffer.removeSubrange(0..<start)
             start = 0
         }
-        return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
     }
 
     private func hex(_ byte: UInt8) -> String {
