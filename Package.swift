@@ -46,6 +46,9 @@ let package = Package(
             name: "CycleHistory",
             dependencies: ["CycleCore", "CSQLite", "Migrations"]
         ),
+        // Local time for tables and the page: the C library's zone (tzset, localtime_r)
+        // behind one lock, and how times and durations are written.
+        .target(name: "LocalTime", dependencies: ["CycleCore"]),
         // Home Assistant over libcurl, by folder: HTTP/ (libcurl transfers), WebSocket/ (an
         // RFC 6455 client that knows nothing of HA), HomeAssistant/ (the REST client,
         // templates, discovery, and HA's WebSocket session over WebSocket/).
@@ -61,12 +64,12 @@ let package = Package(
         // The history page: HTML and SVG from the history, served by libmicrohttpd.
         .target(
             name: "HistoryWeb",
-            dependencies: ["CycleCore", "CycleHistory", "CMicroHTTPD"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CMicroHTTPD"]
         ),
         // The command line: one type per command, help texts, exit codes, the demo.
         .target(
             name: "CycleCommands",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HistoryWeb"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "HistoryWeb"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
@@ -79,11 +82,11 @@ let package = Package(
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CycleTrackTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"],
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"],
             // A Home Assistant configuration and custom components, copied for each test.
             exclude: ["Fixtures"]
         ),

@@ -5,6 +5,7 @@ import Testing
 @testable import HomeAssistantAPI
 @testable import CycleService
 @testable import CycleCommands
+import LocalTime
 
 /// A small history with known answers, in a temporary directory. Local time is
 /// UTC+1 throughout; t(0) is 2026-11-02 08:00Z, 09:00 local, a Monday of ISO week 45.

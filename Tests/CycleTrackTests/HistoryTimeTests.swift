@@ -4,6 +4,7 @@ import Testing
 @testable import HomeAssistantAPI
 @testable import CycleService
 @testable import CycleCommands
+import LocalTime
 
 @Suite struct HistoryTimeTests {
     private static let now = t(0)  // 2026-11-02T08:00:00Z

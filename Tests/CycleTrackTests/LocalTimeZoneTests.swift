@@ -3,6 +3,7 @@ import FoundationEssentials
 import Testing
 @testable import CycleHistory
 @testable import CycleCommands
+import LocalTime
 
 /// Local time for the tables: `$TZ` or `/etc/localtime`, read from the zone files.
 @Suite struct LocalTimeZoneTests {
@@ -35,21 +36,57 @@ import Testing
     }
 
     @Test func posixRulesWithoutZoneFiles() {
-        let zone = LocalTimeZone.resolve(environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"], zoneinfo: "/nonexistent")
+        let zone = LocalTimeZone.resolve(environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"])
         #expect(zone.secondsFromGMT(for: Self.winter) == 3_600)
         #expect(zone.secondsFromGMT(for: Self.summer) == 7_200)
-        let southern = LocalTimeZone.resolve(environment: ["TZ": "AEST-10AEDT,M10.1.0,M4.1.0/3"], zoneinfo: "/nonexistent")
+        let southern = LocalTimeZone.resolve(environment: ["TZ": "AEST-10AEDT,M10.1.0,M4.1.0/3"])
         #expect(southern.secondsFromGMT(for: Self.winter) == 39_600, "January is summer in Sydney")
         #expect(southern.secondsFromGMT(for: Self.summer) == 36_000)
-        #expect(LocalTimeZone.resolve(environment: ["TZ": "EST5"], zoneinfo: "/nonexistent").secondsFromGMT(for: Self.summer) == -18_000)
+        #expect(LocalTimeZone.resolve(environment: ["TZ": "EST5"]).secondsFromGMT(for: Self.summer) == -18_000)
     }
 
-    @Test func unknownOrUTCZonesAreUTC() {
-        #expect(LocalTimeZone.resolve(environment: ["TZ": "UTC"]) == .utc)
-        #expect(LocalTimeZone.resolve(environment: ["TZ": "Mars/Olympus_Mons"], zoneinfo: "/nonexistent") == .utc)
-        #expect(LocalTimeZone.resolve(environment: ["TZ": "../../etc/passwd"]) == .utc)
-        #expect(LocalTimeZone.resolve(environment: [:], localtime: "/nonexistent") == .utc)
+    @Test func utcZonesAreUTC() {
+        for tz in ["UTC", ":UTC", "Etc/UTC", "GMT", ""] {
+            #expect(LocalTimeZone.resolve(environment: ["TZ": tz]) == .utc, "\(tz)")
+        }
+        #expect(LocalTimeZone.utc.isKnown)
         #expect(LocalTimeZone.fixed(secondsFromGMT: -16_200).name == "UTC-04:30")
+    }
+
+    @Test(arguments: ["Bogus/Zone", "Mars/Olympus_Mons", "../../etc/passwd", ":/nonexistent/localtime", "Europe/Berlinn"])
+    func aZoneThatTZNamesButIsNowhereReadsAsUTCAndSaysItIsUnknown(tz: String) {
+        let zone = LocalTimeZone.resolve(environment: ["TZ": tz])
+        #expect(!zone.isKnown)
+        #expect(zone.name == (tz.hasPrefix(":") ? String(tz.dropFirst()) : tz))
+        #expect(zone.secondsFromGMT(for: Self.winter) == 0)
+        #expect(zone.secondsFromGMT(for: Self.summer) == 0)
+        #expect(TimeText.local(Self.summer, timeZone: zone) == "2026-07-15 12:00")
+    }
+
+    @Test(.enabled(if: hasZoneFiles)) func knownZonesSaySo() {
+        for tz in ["Europe/Berlin", "EST5", "CET-1CEST,M3.5.0,M10.5.0/3", "<+0330>-3:30"] {
+            #expect(LocalTimeZone.resolve(environment: ["TZ": tz]).isKnown, "\(tz)")
+        }
+        #expect(LocalTimeZone.resolve(environment: ["TZ": "<+0330>-3:30"]).secondsFromGMT(for: Self.summer) == 12_600)
+    }
+
+    /// Zones read at once from many threads never mix: each reading is in its own zone.
+    @Test(.enabled(if: hasZoneFiles)) func zonesReadTogetherStayApart() async {
+        let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC"].map { LocalTimeZone.resolve(environment: ["TZ": $0]) }
+        let expected = [7_200, -14_400, 32_400, 0]
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for round in 0..<8 {
+                group.addTask {
+                    var mismatches = 0
+                    for index in 0..<400 where zones[(index + round) % 4].secondsFromGMT(for: Self.summer) != expected[(index + round) % 4] {
+                        mismatches += 1
+                    }
+                    return mismatches
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
     }
 
     @Test(.enabled(if: hasZoneFiles)) func queryShowsLocalTimeFromTZAndUTCInExports() throws {
