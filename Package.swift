@@ -80,9 +80,30 @@ let package = Package(
             dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
         ),
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"], exclude: ["Fixtures"]),
+        // Fixtures several test targets share (temporary history files, a small known
+        // history); public API only, so it builds in release too. Never part of the service.
+        .target(
+            name: "TestSupport",
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime"],
+            path: "Tests/TestSupport"
+        ),
+        // One test target per source target.
+        .testTarget(name: "CycleHistoryTests", dependencies: ["CycleCore", "CycleHistory", "Migrations", "TestSupport"]),
+        .testTarget(name: "LocalTimeTests", dependencies: ["LocalTime"]),
+        .testTarget(name: "HomeAssistantAPITests", dependencies: ["CycleCore", "HomeAssistantAPI", "HTTPStandIn", "TestSupport"]),
         .testTarget(
-            name: "CycleTrackTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]
+            name: "CycleServiceTests",
+            // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)
+            // and the exit code a ConfigurationError maps to (Configuration*Tests).
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"]
+        ),
+        .testTarget(
+            name: "HistoryWebTests",
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "HistoryWeb", "TestSupport"]
+        ),
+        .testTarget(
+            name: "CycleCommandsTests",
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "CycleCommands", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
