@@ -90,7 +90,7 @@ let package = Package(
         // One test target per source target.
         .testTarget(name: "CycleHistoryTests", dependencies: ["CycleCore", "CycleHistory", "Migrations", "TestSupport"]),
         .testTarget(name: "LocalTimeTests", dependencies: ["LocalTime"]),
-        .testTarget(name: "HomeAssistantAPITests", dependencies: ["CycleCore", "HomeAssistantAPI", "HTTPStandIn", "TestSupport"]),
+        .testTarget(name: "HomeAssistantAPITests", dependencies: ["HomeAssistantAPI", "HTTPStandIn"]),
         .testTarget(
             name: "CycleServiceTests",
             // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)
@@ -99,11 +99,11 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryWebTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "HistoryWeb", "TestSupport"]
+            dependencies: ["CycleHistory", "CycleService", "HistoryWeb", "TestSupport"]
         ),
         .testTarget(
             name: "CycleCommandsTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "CycleCommands", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -2,8 +2,6 @@
 import CycleCore
 @testable import CycleService
 import Foundation
-@testable import HomeAssistantAPI
-import TestSupport
 import Testing
 
 /// Checks of the deployment files: the systemd unit (with `systemd-analyze verify`

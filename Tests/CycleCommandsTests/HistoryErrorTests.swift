@@ -2,7 +2,6 @@
 @testable import CycleHistory
 import Foundation
 import FoundationEssentials
-@testable import HomeAssistantAPI
 import TestSupport
 import Testing
 

@@ -2,7 +2,6 @@
 @testable import CycleHistory
 @testable import CycleService
 import FoundationEssentials
-@testable import HomeAssistantAPI
 import TestSupport
 import Testing
 

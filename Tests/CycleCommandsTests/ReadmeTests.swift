@@ -2,7 +2,6 @@
 @testable import CycleService
 import Foundation
 import FoundationEssentials
-import HomeAssistantAPI
 import Testing
 
 /// The README is a short read for users; docs/COMMANDS.md shows what the commands

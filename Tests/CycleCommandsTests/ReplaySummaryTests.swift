@@ -2,7 +2,6 @@
 import CycleCore
 @testable import CycleService
 import FoundationEssentials
-import HomeAssistantAPI
 import Testing
 
 /// `replay`'s summary: the numbers add up, and what was held back or left unused says why.

@@ -1,7 +1,6 @@
 import CycleCore
 @testable import CycleService
 import FoundationEssentials
-@testable import HomeAssistantAPI
 import Testing
 
 /// An appliance's `profile` and smart plug `power` keys, nested or flat (the add-on's form).

@@ -1,7 +1,6 @@
 @testable import CycleCommands
 @testable import CycleService
 import FoundationEssentials
-import HomeAssistantAPI
 import TestSupport
 import Testing
 

@@ -1,8 +1,6 @@
 @testable import CycleCommands
-import CycleCore
 @testable import CycleService
 import FoundationEssentials
-@testable import HomeAssistantAPI
 import TestSupport
 import Testing
 

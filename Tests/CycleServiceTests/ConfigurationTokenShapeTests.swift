@@ -1,6 +1,5 @@
 @testable import CycleService
 import FoundationEssentials
-import HomeAssistantAPI
 import Testing
 
 /// A token pasted where a path belongs is never repeated in the error that refuses it,

@@ -3,7 +3,6 @@ import CycleCore
 @testable import CycleService
 import Foundation
 import FoundationEssentials
-import HomeAssistantAPI
 import TestSupport
 import Testing
 

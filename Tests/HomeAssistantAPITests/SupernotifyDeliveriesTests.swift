@@ -1,4 +1,3 @@
-import TestSupport
 import Testing
 
 /// `check` asks Supernotify which deliveries it has (`enquire_configuration`), and

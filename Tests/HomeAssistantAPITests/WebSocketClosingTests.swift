@@ -1,6 +1,6 @@
+import Dispatch
 import HTTPStandIn
 @testable import HomeAssistantAPI
-import Dispatch
 import Testing
 
 /// The RFC 6455 client's closing handshake and its memory, against a loopback peer:

@@ -1,4 +1,3 @@
-import HTTPStandIn
 @testable import HomeAssistantAPI
 import Testing
 

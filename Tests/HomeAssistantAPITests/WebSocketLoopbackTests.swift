@@ -1,9 +1,7 @@
-import CycleCore
 import Foundation
 import HTTPStandIn
 import HomeAssistantAPI
 import Synchronization
-import TestSupport
 import Testing
 
 /// The WebSocket client against a loopback stand-in that speaks just enough of Home

@@ -1,5 +1,4 @@
 @testable import HomeAssistantAPI
-import TestSupport
 import Testing
 
 /// ``HomeAssistantSession``, the HA protocol as a value: messages and time in, actions out.

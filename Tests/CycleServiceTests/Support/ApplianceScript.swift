@@ -2,7 +2,6 @@ import CycleCore
 import CycleService
 import FoundationEssentials
 import HTTPStandIn
-import HomeAssistantAPI
 
 /// A cycle as a list of moments, each what HA shows for one appliance's roles, played
 /// into the HA stand-in as virtual time passes.
