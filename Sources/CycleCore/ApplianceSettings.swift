@@ -47,6 +47,8 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     /// finish time where it reports none; nil: nothing learned (the world leaves it nil
     /// for appliances that report their own).
     public var learned: LearnedDurations?
+    /// `quiet_hours` of the appliance: nil takes the household's (docs/PUSHES.md, "Quiet hours").
+    public var quietHours: QuietOverride?
 
     public init(id: String, name: String) {
         self.id = id

@@ -29,6 +29,9 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     public var progressEstimated: Bool?
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
+    /// It began from a delayed start (the appliance started itself, nobody just pressed
+    /// start): in quiet hours its start doesn't alert. Nil when not (and in older snapshots).
+    public var delayedStart: Bool?
 
     /// A cycle that has just begun, with no calls yet.
     public init(startedAt: Date, program: String? = nil) {

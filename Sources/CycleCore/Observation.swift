@@ -64,6 +64,9 @@ public struct Observation: Sendable, Equatable {
     public var units: [Role: String]
     /// How `raw` was read.
     public var profile: BrandProfile
+    /// The people's states a trace line carried with it (`person.alice` → `home`); the
+    /// household takes them before the observation (docs/REFERENCE.md, "Trace format").
+    public var people: [String: String] = [:]
 
     /// Reads `raw` (HA state strings by role) with the entities' units of measurement,
     /// through the brand's `profile` (Home Connect unless said otherwise).
@@ -97,7 +100,10 @@ public struct Observation: Sendable, Equatable {
 
     /// The same HA states read through another profile; itself when already read so.
     public func reading(as profile: BrandProfile) -> Observation {
-        profile == self.profile ? self : Observation(at: at, raw: raw, units: units, profile: profile)
+        guard profile != self.profile else { return self }
+        var read = Observation(at: at, raw: raw, units: units, profile: profile)
+        read.people = people
+        return read
     }
 
     /// The state text, or nil for HA's "no value" states.

@@ -250,6 +250,9 @@ struct DeployTests {
             "updates": defaults.updates.rawValue,
             "target": "[]",
             "texts": "{}",
+            "quiet_hours": "",
+            "presence_wait_hours": "12",
+            "people": "[]",
             "appliances": "[]",
             // Not the loader's defaults on purpose: in the add-on the page is the ingress
             // page, reached only through the Supervisor's proxy on the add-on's network.

@@ -112,8 +112,10 @@ struct ReplayCommand {
             }
         }
         let history = finishHistory(id, before: observations.first?.at, config: config)
+        var delivery = config.delivery
+        delivery.clock = .local(environment: environment)
         let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit,
-                                history: history) { steps, household in
+                                history: history, delivery: delivery) { steps, household in
             guard let current = recording, current.error == nil else { return }
             do {
                 _ = try current.recorder.record(steps, into: &household, status: .notSent)

@@ -78,6 +78,8 @@ struct RunCommand {
         if config.discover, discovery?.appliances == nil { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
         options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
         options.updates = config.updates
+        options.delivery = config.delivery
+        options.delivery.clock = .local(environment: environment)
         var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
         if config.discover {
             rediscover = { await gateway.discover(config, log: log).appliances }

@@ -28,6 +28,9 @@ public struct Configuration: Sendable {
     public var updates: Runner.Updates = .events
     public var target: [String]?
     public var texts = Texts()
+    /// Quiet hours and the people (`quiet_hours`, `presence_wait_hours`, `people`); the clock
+    /// is set by whoever drives the household (`run`, `replay`, `demo`) from `$TZ`.
+    public var delivery = DeliverySettings()
     public var appliances: [ApplianceConfiguration] = []
     /// The history page (docs/REFERENCE.md, "The history page"): the address it listens
     /// on, its port (0: no page), and the client addresses it answers (empty: all).

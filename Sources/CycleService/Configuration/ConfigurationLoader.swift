@@ -11,14 +11,14 @@ import Glibc
 public enum ConfigurationLoader {
     static let topKeys = [
         "home_assistant", "database", "history", "updates", "poll", "supernotify", "discover", "entities", "target",
-        "texts", "appliances", "http",
+        "texts", "appliances", "http", "quiet_hours", "presence_wait_hours", "people",
     ]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
         "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
         "lost_after_minutes", "finish_correction", "unload_reminder_minutes", "unload_reminder_repeats",
-        "profile", "power",
+        "profile", "power", "quiet_hours",
     ] + flatEntityKeys + flatPowerKeys
     /// The smart plug thresholds (`power.on_watts`, …), docs/REFERENCE.md.
     static let powerKeys = ["on_watts", "start_seconds", "off_watts", "off_seconds"]
@@ -45,6 +45,7 @@ public enum ConfigurationLoader {
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
         keys.formUnion(powerKeys.map { "appliances[].power.\($0)" })
+        keys.formUnion(personKeys.map { "people[].\($0)" })
         return keys
     }
 
@@ -140,6 +141,7 @@ public enum ConfigurationLoader {
         if let texts = try top.object("texts", allowed: textKeys) {
             config.texts = try readTexts(texts, over: config.texts)
         }
+        try readDelivery(top, into: &config)
         if let list = top.tree("appliances") {
             guard case .array(let items) = list else { throw top.mismatch("appliances", "a list of appliances", list) }
             for (index, item) in items.enumerated() {
@@ -204,6 +206,7 @@ public enum ConfigurationLoader {
             settings.profile = known
         }
         settings.power = try readPower(object, over: settings.power)
+        settings.quietHours = try readQuietHours(object, "quiet_hours")
         var entities: [Role: String] = [:]
         var unmapped: Set<Role> = []
         if let map = try object.object("entities", allowed: Role.allCases.map(\.rawValue)) {
@@ -296,7 +299,7 @@ public enum ConfigurationLoader {
         return steps
     }
 
-    private static func readTexts(_ object: ObjectReader, over base: Texts) throws(ConfigurationError) -> Texts {
+    static func readTexts(_ object: ObjectReader, over base: Texts) throws(ConfigurationError) -> Texts {
         var texts = base
         let setters: [String: WritableKeyPath<Texts, String>] = [
             "started": \.started, "started_program": \.startedProgram, "paused": \.paused,

@@ -158,7 +158,7 @@ public final class CycleRecorder {
                     try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd)
                     cycleID = nil
                 }
-            case .cycleStarted, .heldBack, .warning:
+            case .cycleStarted, .heldBack, .waiting, .warning:
                 break
             }
         }
@@ -170,7 +170,7 @@ extension [TrackerEffect] {
     var firstTime: Date? {
         for effect in self {
             switch effect {
-            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _): return at
+            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _), .waiting(_, let at, _): return at
             case .call(let call): return call.at
             case .warning: continue
             }

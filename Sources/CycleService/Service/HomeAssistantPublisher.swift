@@ -117,6 +117,11 @@ final class HomeAssistantPublisher {
                     data.append(("pushes", pushes))
                     data.append(("estimate_error_seconds", Self.seconds(estimateError)))
                     fire("cycletrack_cycle_ended", data)
+                case .waiting(let kind, let at, let reason):
+                    fire("cycletrack_push_waiting", [
+                        ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
+                        ("reason", .string(reason)), ("at", .string(ISOTime.format(at))),
+                    ])
                 case .heldBack(let kind, let at, let reason):
                     fire("cycletrack_push_held_back", [
                         ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),

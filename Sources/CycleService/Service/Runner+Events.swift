@@ -110,6 +110,9 @@ extension Runner {
         }
         guard subscription != nil else { return }
         let at = clock.now()
+        if resyncDue || options.delivery.people.contains(where: { changed.contains($0.entity) }) {
+            guard await drivePeople(known, at: at) else { return }
+        }
         var observations: [(applianceID: String, observation: Observation)] = []
         for id in order {
             guard let appliance = appliances[id] else { continue }
@@ -123,6 +126,6 @@ extension Runner {
     }
 
     func followedEntities() -> [String] {
-        Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] })).sorted()
+        Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] } + personEntities)).sorted()
     }
 }

@@ -39,6 +39,10 @@ extension Runner {
         known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
+        guard await drivePeople(readings, at: at) else {
+            resyncDue = true
+            return nil
+        }
         var observations: [(applianceID: String, observation: Observation)] = []
         for id in order {
             guard let appliance = appliances[id] else { continue }

@@ -46,6 +46,8 @@ public actor Runner {
         /// Settings for an appliance with an open cycle in the store that is no longer
         /// followed (removed from the config, not discovered): its cycle ends as lost
         /// after its `lostAfterMinutes` unless it is followed again.
+        /// Quiet hours and the people whose `person.*` entities the runner follows.
+        public var delivery = DeliverySettings()
         public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
             ApplianceSettings(id: id, name: name ?? id)
         }
@@ -144,7 +146,8 @@ public actor Runner {
         self.log = log
         self.rediscover = rediscover
         household = Household(dailyLimit: options.dailyPushLimit,
-                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()))
+                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
+                              delivery: options.delivery)
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
             order.append(appliance.id)
@@ -237,7 +240,11 @@ public actor Runner {
     func drive(_ event: HouseholdEvent) async -> Bool {
         var next = household
         let steps = next.handle(event)
-        guard !steps.isEmpty else { return true }
+        // Nothing to record: only who is home may have changed, which is kept as it is.
+        guard !steps.isEmpty else {
+            household = next
+            return true
+        }
         let recorded: CycleRecorder.Recorded
         do {
             recorded = try recorder.record(steps, into: &next, status: .pending)
@@ -277,6 +284,8 @@ public actor Runner {
                 log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
             case .heldBack(let kind, _, let reason):
                 log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+            case .waiting(let kind, _, let reason):
+                log.info("call_waiting", ["appliance": id, "kind": kind.rawValue, "reason": reason])
             case .warning(let message):
                 // Once per appliance and text: an unknown state would otherwise fill the log every poll.
                 if warned.insert(id + "\u{1F}" + message).inserted {
