@@ -70,7 +70,7 @@ async def service(
         under_test = RealService(binary, request.getfixturevalue("tmp_path"), home_connect_device)
     await under_test.start()
     yield under_test
-    await under_test.stop()
+    await under_test.close()
 
 
 @pytest.fixture

@@ -33,6 +33,9 @@ class ServiceUnderTest(Protocol):
     async def stop(self) -> None:
         """Stop: the event streams break off."""
 
+    async def close(self) -> None:
+        """Stop for good, with whatever stands in for Home Assistant."""
+
     async def start_cycle(self, appliance_id: str, program: str, progress: int) -> None:
         """An appliance starts a program."""
 
@@ -83,6 +86,10 @@ class StandInService:
         await self.server.start()
 
     async def stop(self) -> None:
+        """Stop serving."""
+        await self.server.stop()
+
+    async def close(self) -> None:
         """Stop serving."""
         await self.server.stop()
 
