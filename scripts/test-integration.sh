@@ -15,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
 
-args=(-m pytest -c "$repo/tests/pytest.ini" --rootdir "$repo/tests" -p no:cacheprovider "$@")
+args=(-m pytest -c "$repo/tests/pytest.ini" --rootdir "$repo/tests" -p no:cacheprovider -p no:homeassistant -p no:respx "$@")
 
 if [[ -n "${CYCLETRACK_HA_PYTHON:-}" ]]; then
   "$CYCLETRACK_HA_PYTHON" "${args[@]}"

@@ -33,7 +33,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -
     entry.runtime_data = CycletrackRuntimeData(client=client, coordinator=coordinator)
 
     # The appliances' own devices name the service's device as via_device: it comes first.
-    dr.async_get(hass).async_get_or_create(config_entry_id=entry.entry_id, **service_device_info(coordinator))
+    service_device = dr.async_get(hass).async_get_or_create_from_info(
+        config_entry_id=entry.entry_id, device_info=service_device_info(coordinator)
+    )
+    coordinator.service_device_id = service_device.id
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     async_remove_empty_devices(hass, entry)
 

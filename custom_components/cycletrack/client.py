@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 import json
 from typing import Any
@@ -62,17 +62,26 @@ class CycletrackClient:
 
     async def async_get_service(self) -> ServiceInfo:
         """GET /api/v1/service."""
-        return ServiceInfo.from_dict(await self._request("GET", "api/v1/service"))
+        body = await self._request("GET", "api/v1/service")
+        return self._read(lambda: ServiceInfo.from_dict(body), "api/v1/service")
 
     async def async_get_appliances(self) -> list[Appliance]:
         """GET /api/v1/appliances."""
         body = await self._request("GET", "api/v1/appliances")
-        return [Appliance.from_dict(item) for item in body.get("appliances", [])]
+        return self._read(lambda: [Appliance.from_dict(item) for item in body["appliances"]], "api/v1/appliances")
 
     async def async_update_settings(self, appliance_id: str, changes: dict[str, Any]) -> Appliance:
         """PATCH /api/v1/appliances/{id}/settings; the appliance with its new settings."""
-        body = await self._request("PATCH", f"api/v1/appliances/{appliance_id}/settings", changes)
-        return Appliance.from_dict(body)
+        path = f"api/v1/appliances/{appliance_id}/settings"
+        body = await self._request("PATCH", path, changes)
+        return self._read(lambda: Appliance.from_dict(body), path)
+
+    def _read[T](self, parse: Callable[[], T], path: str) -> T:
+        """A body in the contract's shape, else a CycletrackError naming the URL and what is wrong."""
+        try:
+            return parse()
+        except (ModelError, KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CycletrackError(f"{self.base_url}{path}: not the API's answer: {err}") from err
 
     async def async_end_activity(self, appliance_id: str) -> None:
         """POST /api/v1/appliances/{id}/end_activity (409 `no_activity`: nothing running)."""
@@ -104,7 +113,7 @@ class CycletrackClient:
                 return await response.json(content_type=None)
         except (aiohttp.ClientError, TimeoutError) as err:
             raise CannotConnect(f"{method} {self.base_url}{path}: {err!r}") from err
-        except (ValueError, ModelError) as err:
+        except ValueError as err:
             raise CycletrackError(f"{method} {self.base_url}{path}: {err}") from err
 
 

@@ -47,6 +47,8 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
         self.client = client
         self._cycle_listeners: dict[str, list[CycleEventListener]] = {}
         self._connected = False
+        # The service's device in the registry (made at setup): its appliances' devices hang under it.
+        self.service_device_id: str | None = None
 
     @property
     def instance_id(self) -> str:

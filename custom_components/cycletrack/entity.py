@@ -29,25 +29,21 @@ def service_device_info(coordinator: CycletrackCoordinator) -> DeviceInfo:
     )
 
 
-def appliance_device_info(coordinator: CycletrackCoordinator, appliance: Appliance) -> DeviceInfo:
-    """Where an appliance's entities go.
+def linked_device(coordinator: CycletrackCoordinator, appliance: Appliance) -> dr.DeviceEntry | None:
+    """The other integration's device the appliance is (the API's `device_id`), when registered."""
+    if appliance.device_id is None:
+        return None
+    return dr.async_get(coordinator.hass).async_get(appliance.device_id)
 
-    An appliance that is a device of another integration (the API names its HA
-    device id) gets no device of its own: its entities join that device, found by
-    the device's own identifiers and connections, as Home Assistant's helpers link
-    entities to another integration's device. Otherwise the appliance is a device,
-    reached through the service's device.
-    """
-    registry = dr.async_get(coordinator.hass)
-    if appliance.device_id and (device := registry.async_get(appliance.device_id)) is not None:
-        if device.identifiers or device.connections:
-            return DeviceInfo(identifiers=device.identifiers, connections=device.connections)
+
+def own_device_info(coordinator: CycletrackCoordinator, appliance: Appliance) -> DeviceInfo:
+    """The appliance's own device, reached through the service's device."""
     return DeviceInfo(
         identifiers={(DOMAIN, appliance_device_key(coordinator.instance_id, appliance.id))},
         name=appliance.name,
         manufacturer="cycletrack",
         model=appliance.profile,
-        via_device=(DOMAIN, coordinator.instance_id),
+        via_device_id=coordinator.service_device_id,
     )
 
 
@@ -67,7 +63,14 @@ class CycletrackApplianceEntity(CoordinatorEntity[CycletrackCoordinator]):
         self.appliance_id = appliance_id
         self._attr_translation_key = key
         self._attr_unique_id = f"{coordinator.instance_id}_{appliance_id}_{key}"
-        self._attr_device_info = appliance_device_info(coordinator, self.appliance)
+        # An appliance that is another integration's device (Home Connect's dishwasher)
+        # gets no device of its own: its entities are attached to that device, as Home
+        # Assistant's helpers attach theirs (`device_entry`; a device has one config
+        # entry, so a device_info with the other device's identifiers can't share it).
+        if (device := linked_device(coordinator, self.appliance)) is not None:
+            self.device_entry = device
+        else:
+            self._attr_device_info = own_device_info(coordinator, self.appliance)
 
     @property
     def appliance(self) -> Appliance:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from homeassistant.const import EVENT_SERVICE_REGISTERED
-from homeassistant.core import Event, EventServiceRegisteredData, HomeAssistant, callback
+from homeassistant.core import Event, HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr, entity_registry as er, issue_registry as ir
 from homeassistant.helpers.start import async_at_started
 
@@ -64,7 +67,7 @@ def async_watch_issues(hass: HomeAssistant, entry: CycletrackConfigEntry) -> Non
             )
 
     @callback
-    def service_registered(event: Event[EventServiceRegisteredData]) -> None:
+    def service_registered(event: Event[Mapping[str, Any]]) -> None:
         if event.data["domain"] == SUPERNOTIFY:
             check_supernotify()
 
@@ -128,7 +131,7 @@ def _clear_issues(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None:
 
 @callback
 def async_remove_appliance(hass: HomeAssistant, entry: CycletrackConfigEntry, appliance_id: str) -> None:
-    """Remove a gone appliance's entities, and the entry from the device they were on."""
+    """Remove a gone appliance's entities, and its own device (never another integration's)."""
     entities = er.async_get(hass)
     devices = dr.async_get(hass)
     instance_id = entry.unique_id
@@ -139,5 +142,6 @@ def async_remove_appliance(hass: HomeAssistant, entry: CycletrackConfigEntry, ap
                 device_ids.add(item.device_id)
             entities.async_remove(item.entity_id)
     for device_id in device_ids:
-        if not er.async_entries_for_device(entities, device_id, include_disabled_entities=True):
-            devices.async_update_device(device_id, remove_config_entry_id=entry.entry_id)
+        device = devices.async_get(device_id)
+        if device is not None and device.config_entry_id == entry.entry_id:
+            devices.async_remove_device(device_id)

@@ -52,4 +52,4 @@ def async_remove_empty_devices(hass: HomeAssistant, entry: CycletrackConfigEntry
             item.config_entry_id == entry.entry_id
             for item in er.async_entries_for_device(entities, device.id, include_disabled_entities=True)
         ):
-            devices.async_update_device(device.id, remove_config_entry_id=entry.entry_id)
+            devices.async_remove_device(device.id)

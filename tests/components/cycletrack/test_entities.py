@@ -68,13 +68,15 @@ async def test_registry_ids_and_devices(
 
     linked = {registered[f"{service.instance_id}_{service.linked_appliance}_{key}"].device_id for _, key in APPLIANCE_KEYS}
     assert linked == {home_connect_device.id}
+    # Attached, not taken over: the device stays Home Connect's, as it was.
     device = devices.async_get(home_connect_device.id)
     assert device is not None
-    assert loaded_entry.entry_id in device.config_entries
+    assert device.config_entry_id == home_connect_device.config_entry_id != loaded_entry.entry_id
     assert device.identifiers == {("home_connect", "SIEMENS-SN65ZX49CE-68A40E0E2A31")}
+    assert device.name == "Dishwasher"
     assert hass.states.get("sensor.dishwasher_cycle_state") is not None
 
-    service_device = devices.async_get_device(identifiers={(DOMAIN, service.instance_id)})
+    service_device = devices.async_get_device_by_identifier((DOMAIN, service.instance_id), loaded_entry.entry_id)
     assert service_device is not None
     assert service_device.entry_type is dr.DeviceEntryType.SERVICE
     assert registered[f"{service.instance_id}_pushes_today"].device_id == service_device.id
@@ -82,7 +84,12 @@ async def test_registry_ids_and_devices(
     assert own is not None
     assert own.identifiers == {(DOMAIN, f"{service.instance_id}_{service.own_appliance}")}
     assert own.via_device_id == service_device.id
-    assert own.config_entries == {loaded_entry.entry_id}
+    assert own.config_entry_id == loaded_entry.entry_id
+    assert own.name == "Dryer"
+    assert hass.states.get("sensor.dryer_cycle_state") is not None
+    # No device of cycletrack's own for the dishwasher.
+    ours = {d.id for d in dr.async_entries_for_config_entry(devices, loaded_entry.entry_id)}
+    assert ours == {service_device.id, own.id}
 
 
 async def test_states_follow_the_cycle(
