@@ -12,7 +12,7 @@ from .const import CONF_PANEL
 from .coordinator import CycletrackConfigEntry, CycletrackCoordinator, CycletrackRuntimeData
 from .entity import service_device_info
 from .issues import async_watch_issues
-from .linking import async_reload_when_devices_appear, async_remove_empty_devices
+from .devices import async_remove_empty_devices
 from .panel import async_register_panel, async_remove_panel
 
 PLATFORMS: list[Platform] = [
@@ -41,7 +41,6 @@ async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -
     async_remove_empty_devices(hass, entry)
 
     async_watch_issues(hass, entry)
-    async_reload_when_devices_appear(hass, entry)
     if entry.options.get(CONF_PANEL, False):
         async_register_panel(hass, entry)
     entry.async_create_background_task(hass, coordinator.async_follow_stream(), "cycletrack event stream")
@@ -50,8 +49,8 @@ async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -
 
 async def async_unload_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -> bool:
     """Stop the stream (the background task ends with the entry) and the platforms."""
-    if entry.options.get(CONF_PANEL, False):
-        async_remove_panel(hass, entry)
+    # Whatever the options say now: they may have changed since the panel was added.
+    async_remove_panel(hass, entry)
     return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
 
 

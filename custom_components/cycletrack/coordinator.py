@@ -46,7 +46,6 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
         super().__init__(hass, LOGGER, config_entry=entry, name=DOMAIN, update_interval=None)
         self.client = client
         self._cycle_listeners: dict[str, list[CycleEventListener]] = {}
-        self._connected = False
         # The service's device in the registry (made at setup): its appliances' devices hang under it.
         self.service_device_id: str | None = None
 
@@ -93,20 +92,16 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
 
     @callback
     def _async_lost(self, err: Exception) -> None:
-        if self._connected:
-            LOGGER.warning("Lost cycletrack's event stream at %s: %s", self.client.base_url, err)
-        else:
-            LOGGER.debug("cycletrack's event stream at %s is still down: %s", self.client.base_url, err)
-        self._connected = False
+        # The coordinator logs the first failure (and marks every entity unavailable).
+        LOGGER.debug("cycletrack's event stream at %s is down: %s", self.client.base_url, err)
         self.async_set_update_error(CannotConnect(str(err)))
 
     @callback
     def _async_handle(self, event: StreamEvent) -> None:
         data = event.data
         if event.type == "snapshot":
-            if not self._connected and not self.last_update_success:
+            if not self.last_update_success:
                 LOGGER.info("cycletrack's event stream at %s is back", self.client.base_url)
-            self._connected = True
             self.async_set_updated_data(ServiceState.from_snapshot(data))
         elif event.type == "appliance":
             appliance = Appliance.from_dict(data)

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
+from homeassistant.components.frontend import DATA_PANELS
 from homeassistant.core import HomeAssistant
+from homeassistant.setup import async_setup_component
 
+from custom_components.cycletrack.const import CONF_PANEL
 from custom_components.cycletrack.panel import panel_url
 
 from .service_under_test import ServiceUnderTest
@@ -30,3 +33,22 @@ async def test_history_page_through_the_proxy(
 
     response = await client.get("/api/cycletrack/history/not-the-token/")
     assert response.status == 404
+
+
+async def test_sidebar_panel_follows_the_option(
+    hass: HomeAssistant, service: ServiceUnderTest, mock_config_entry: MockConfigEntry
+) -> None:
+    """With the option on, a Cycles panel shows the proxied page; off, no panel."""
+    assert await async_setup_component(hass, "frontend", {})
+    assert await hass.config_entries.async_setup(mock_config_entry.entry_id)
+    await hass.async_block_till_done()
+    panel = hass.data[DATA_PANELS]["cycletrack"]
+    assert panel.component_name == "iframe"
+    assert panel.sidebar_title == "Cycles"
+    assert panel.config == {"url": panel_url(hass, mock_config_entry)}
+
+    hass.config_entries.async_update_entry(mock_config_entry, options={CONF_PANEL: False})
+    assert await hass.config_entries.async_reload(mock_config_entry.entry_id)
+    await hass.async_block_till_done()
+    assert "cycletrack" not in hass.data[DATA_PANELS]
+    assert panel_url(hass, mock_config_entry) is None
