@@ -132,7 +132,7 @@ async def _raise_for_status(response: aiohttp.ClientResponse) -> None:
 
 async def _read_events(content: aiohttp.StreamReader) -> AsyncIterator[StreamEvent]:
     """Parse text/event-stream: `event:` and `data:` lines, a blank line ends an event."""
-    event_type, data_lines = "message", []
+    event_type, data_lines = "message", list[str]()
     async for raw in content:
         line = raw.decode("utf-8").rstrip("\r\n")
         if not line:

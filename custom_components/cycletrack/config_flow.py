@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import voluptuous as vol
+import probatio
 
 from homeassistant.config_entries import (
     SOURCE_HASSIO,
@@ -33,11 +33,11 @@ _KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
 _URL_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.URL))
 
 
-def _connection_schema(url: str) -> vol.Schema:
-    return vol.Schema(
+def _connection_schema(url: str) -> probatio.Schema:
+    return probatio.Schema(
         {
-            vol.Required(CONF_URL, default=url): _URL_SELECTOR,
-            vol.Required(CONF_API_KEY): _KEY_SELECTOR,
+            probatio.Required(CONF_URL, default=url): _URL_SELECTOR,
+            probatio.Required(probatio.Secret(CONF_API_KEY)): _KEY_SELECTOR,
         }
     )
 
@@ -143,7 +143,7 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
                 return self.async_update_reload_and_abort(entry, data_updates={CONF_API_KEY: api_key})
         return self.async_show_form(
             step_id="reauth_confirm",
-            data_schema=vol.Schema({vol.Required(CONF_API_KEY): _KEY_SELECTOR}),
+            data_schema=probatio.Schema({probatio.Required(probatio.Secret(CONF_API_KEY)): _KEY_SELECTOR}),
             description_placeholders={"url": entry.data[CONF_URL]},
             errors=errors,
         )
@@ -180,5 +180,5 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
         default = self.config_entry.options.get(CONF_PANEL, self.config_entry.source != SOURCE_HASSIO)
         return self.async_show_form(
             step_id="init",
-            data_schema=vol.Schema({vol.Required(CONF_PANEL, default=default): bool}),
+            data_schema=probatio.Schema({probatio.Required(CONF_PANEL, default=default): bool}),
         )

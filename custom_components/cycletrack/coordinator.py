@@ -81,7 +81,7 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
                         delay = RECONNECT_FIRST_SECONDS
                     self._async_handle(event)
             except InvalidAuth as err:
-                self._async_lost(err)
+                self.async_set_update_error(err)
                 LOGGER.warning("cycletrack refused the API key; asking to authenticate again")
                 self.config_entry.async_start_reauth(self.hass)
                 return

@@ -33,7 +33,9 @@ def linked_device(coordinator: CycletrackCoordinator, appliance: Appliance) -> d
     """The other integration's device the appliance is (the API's `device_id`), when registered."""
     if appliance.device_id is None:
         return None
-    return dr.async_get(coordinator.hass).async_get(appliance.device_id)
+    device = dr.async_get(coordinator.hass).async_get(appliance.device_id)
+    # A child device is a part of another device: the appliance is the main device.
+    return device if isinstance(device, dr.DeviceEntry) else None
 
 
 def own_device_info(coordinator: CycletrackCoordinator, appliance: Appliance) -> DeviceInfo:

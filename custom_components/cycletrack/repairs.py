@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow
+from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow, RepairsFlowResult
 from homeassistant.core import HomeAssistant
-from homeassistant.data_entry_flow import FlowResult
 from homeassistant.helpers import issue_registry as ir
 
 from .const import DOMAIN
@@ -22,7 +21,7 @@ class RemoveApplianceFlow(ConfirmRepairFlow):
         self._entry_id = entry_id
         self._appliance_id = appliance_id
 
-    async def async_step_confirm(self, user_input: dict[str, Any] | None = None) -> FlowResult:
+    async def async_step_confirm(self, user_input: dict[str, Any] | None = None) -> RepairsFlowResult:
         """Remove on confirm."""
         if user_input is not None and (entry := self.hass.config_entries.async_get_entry(self._entry_id)):
             async_remove_appliance(self.hass, entry, self._appliance_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
 import pytest
@@ -15,8 +16,9 @@ from homeassistant.helpers.service_info.hassio import HassioServiceInfo
 
 from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 
+from .conftest import wait_until
 from .contract_server import ContractServer, appliance_body
-from .service_under_test import ServiceUnderTest
+from .service_under_test import ServiceUnderTest, StandInService
 
 WRONG_KEY = "0" * 64
 
@@ -242,3 +244,24 @@ async def test_options_panel(hass: HomeAssistant, loaded_entry: MockConfigEntry)
     await hass.async_block_till_done()
     assert loaded_entry.options == {CONF_PANEL: False}
     assert loaded_entry.state is ConfigEntryState.LOADED
+
+
+async def test_key_refused_while_running_asks_to_reauth(
+    hass: HomeAssistant, stand_in: StandInService, loaded_entry: MockConfigEntry
+) -> None:
+    """The service comes back with another key: the stream's 401 starts a reauth flow."""
+    state_id = "sensor.dishwasher_cycle_state"
+    await stand_in.stop()
+    await wait_until(hass, lambda: hass.states.get(state_id).state == "unavailable", "stream lost")
+    stand_in.server.api_key = WRONG_KEY
+    flow_added = asyncio.Event()
+    remove = hass.config_entries.flow.async_subscribe_flow(lambda change, _: change == "added" and flow_added.set())
+    await stand_in.start()
+    try:
+        await asyncio.wait_for(flow_added.wait(), 15)
+    finally:
+        remove()
+    assert stand_in.server.refused >= 1
+    flows = hass.config_entries.flow.async_progress_by_handler(DOMAIN)
+    assert [flow["context"]["source"] for flow in flows] == ["reauth"]
+    assert hass.states.get(state_id).state == "unavailable"

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 import re
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[3]
 
 
@@ -41,3 +43,15 @@ def test_translations_are_strings() -> None:
     strings = json.loads((base / "strings.json").read_text())
     english = json.loads((base / "translations/en.json").read_text())
     assert keys(strings) == keys(english)
+
+
+def test_strict_typing() -> None:
+    """mypy --strict finds nothing in the integration (the quality scale's strict-typing)."""
+    try:
+        from mypy import api  # noqa: PLC0415
+    except ImportError:
+        pytest.skip("mypy is not installed in this venv (pip install mypy to run the strict-typing check)")
+    out, err, status = api.run(
+        ["--strict", "--follow-imports=silent", "--no-incremental", str(REPO / "custom_components/cycletrack")]
+    )
+    assert status == 0, out + err
