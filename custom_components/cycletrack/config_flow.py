@@ -82,20 +82,23 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """The URL and key, entered by hand."""
-        errors: dict[str, str] = {}
-        if user_input is not None:
-            url, api_key = user_input[CONF_URL].rstrip("/"), user_input[CONF_API_KEY].strip()
-            service, errors = await _async_try(self.hass, url, api_key)
-            if service is not None:
-                await self.async_set_unique_id(service.instance_id)
-                self._abort_if_unique_id_configured()
-                return self.async_create_entry(
-                    title=DEFAULT_TITLE,
-                    data={CONF_URL: url, CONF_API_KEY: api_key},
-                    options={CONF_PANEL: True},
-                )
+        data, errors = await self._async_connect(user_input)
+        if data is not None:
+            self._abort_if_unique_id_configured()
+            return self.async_create_entry(title=DEFAULT_TITLE, data=data, options={CONF_PANEL: True})
         url = user_input[CONF_URL] if user_input else DEFAULT_URL
         return self.async_show_form(step_id="user", data_schema=_connection_schema(url), errors=errors)
+
+    async def _async_connect(self, user_input: dict[str, Any] | None) -> tuple[dict[str, str] | None, dict[str, str]]:
+        """The entry's data and the flow's unique id set from the service's answer, or the form's errors."""
+        if user_input is None:
+            return None, {}
+        url, api_key = user_input[CONF_URL].rstrip("/"), user_input[CONF_API_KEY].strip()
+        service, errors = await _async_try(self.hass, url, api_key)
+        if service is None:
+            return None, errors
+        await self.async_set_unique_id(service.instance_id)
+        return {CONF_URL: url, CONF_API_KEY: api_key}, {}
 
     async def async_step_hassio(self, discovery_info: HassioServiceInfo) -> ConfigFlowResult:
         """The add-on announced itself to the Supervisor: {host, port, api_key}."""
@@ -151,16 +154,10 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
     async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         """A new URL or key for the same service."""
         entry = self._get_reconfigure_entry()
-        errors: dict[str, str] = {}
-        if user_input is not None:
-            url, api_key = user_input[CONF_URL].rstrip("/"), user_input[CONF_API_KEY].strip()
-            service, errors = await _async_try(self.hass, url, api_key)
-            if service is not None:
-                await self.async_set_unique_id(service.instance_id)
-                self._abort_if_unique_id_mismatch(reason="wrong_service")
-                return self.async_update_reload_and_abort(
-                    entry, data_updates={CONF_URL: url, CONF_API_KEY: api_key}
-                )
+        data, errors = await self._async_connect(user_input)
+        if data is not None:
+            self._abort_if_unique_id_mismatch(reason="wrong_service")
+            return self.async_update_reload_and_abort(entry, data_updates=data)
         url = user_input[CONF_URL] if user_input else entry.data[CONF_URL]
         return self.async_show_form(step_id="reconfigure", data_schema=_connection_schema(url), errors=errors)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from homeassistant.core import callback
 from homeassistant.helpers import device_registry as dr
 from homeassistant.helpers.device_registry import DeviceEntryType, DeviceInfo
-from homeassistant.helpers.entity import Entity
+from homeassistant.helpers.entity import Entity, EntityDescription
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 from homeassistant.helpers.update_coordinator import CoordinatorEntity
 
@@ -83,6 +83,15 @@ class CycletrackApplianceEntity(CoordinatorEntity[CycletrackCoordinator]):
     def available(self) -> bool:
         """Unavailable while the stream is down, or once the service no longer has the appliance."""
         return super().available and self.appliance_id in self.coordinator.data.appliances
+
+
+class DescribedApplianceEntity(CycletrackApplianceEntity):
+    """An appliance entity made from an entity description (its key names it)."""
+
+    def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str, description: EntityDescription) -> None:
+        """The description's key is the translation key and ends the unique id."""
+        super().__init__(coordinator, appliance_id, description.key)
+        self.entity_description = description
 
 
 class CycletrackServiceEntity(CoordinatorEntity[CycletrackCoordinator]):

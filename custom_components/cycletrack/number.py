@@ -11,8 +11,8 @@ from homeassistant.const import PERCENTAGE, EntityCategory, UnitOfTime
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .coordinator import CycletrackConfigEntry, CycletrackCoordinator
-from .entity import CycletrackApplianceEntity, async_add_appliance_entities
+from .coordinator import CycletrackConfigEntry
+from .entity import DescribedApplianceEntity, async_add_appliance_entities
 from .models import Settings
 from .settings import async_update_settings
 
@@ -103,19 +103,13 @@ async def async_setup_entry(
     )
 
 
-class SettingNumber(CycletrackApplianceEntity, NumberEntity):
+class SettingNumber(DescribedApplianceEntity, NumberEntity):
     """A number setting of an appliance; setting it PATCHes the service."""
 
     entity_description: SettingNumberDescription
     _attr_entity_category = EntityCategory.CONFIG
     _attr_mode = NumberMode.BOX
 
-    def __init__(
-        self, coordinator: CycletrackCoordinator, appliance_id: str, description: SettingNumberDescription
-    ) -> None:
-        """Named after the description's key."""
-        super().__init__(coordinator, appliance_id, description.key)
-        self.entity_description = description
 
     @property
     def native_value(self) -> float | None:

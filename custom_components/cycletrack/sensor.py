@@ -18,7 +18,7 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import CYCLE_STATES
 from .coordinator import CycletrackConfigEntry, CycletrackCoordinator
-from .entity import CycletrackApplianceEntity, CycletrackServiceEntity, async_add_appliance_entities
+from .entity import CycletrackServiceEntity, DescribedApplianceEntity, async_add_appliance_entities
 from .models import Appliance, ServiceInfo
 
 PARALLEL_UPDATES = 0
@@ -117,17 +117,11 @@ async def async_setup_entry(
     )
 
 
-class ApplianceSensor(CycletrackApplianceEntity, SensorEntity):
+class ApplianceSensor(DescribedApplianceEntity, SensorEntity):
     """One value of an appliance."""
 
     entity_description: ApplianceSensorDescription
 
-    def __init__(
-        self, coordinator: CycletrackCoordinator, appliance_id: str, description: ApplianceSensorDescription
-    ) -> None:
-        """Named after the description's key."""
-        super().__init__(coordinator, appliance_id, description.key)
-        self.entity_description = description
 
     @property
     def native_value(self) -> SensorValue:

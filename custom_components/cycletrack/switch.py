@@ -9,8 +9,8 @@ from homeassistant.const import EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
-from .coordinator import CycletrackConfigEntry, CycletrackCoordinator
-from .entity import CycletrackApplianceEntity, async_add_appliance_entities
+from .coordinator import CycletrackConfigEntry
+from .entity import DescribedApplianceEntity, async_add_appliance_entities
 from .settings import async_update_settings
 
 PARALLEL_UPDATES = 1
@@ -37,17 +37,11 @@ async def async_setup_entry(
     )
 
 
-class SettingSwitch(CycletrackApplianceEntity, SwitchEntity):
+class SettingSwitch(DescribedApplianceEntity, SwitchEntity):
     """An on/off setting of an appliance; switching it PATCHes the service."""
 
     _attr_entity_category = EntityCategory.CONFIG
 
-    def __init__(
-        self, coordinator: CycletrackCoordinator, appliance_id: str, description: SwitchEntityDescription
-    ) -> None:
-        """Named after the setting."""
-        super().__init__(coordinator, appliance_id, description.key)
-        self.entity_description = description
 
     @property
     def is_on(self) -> bool:
