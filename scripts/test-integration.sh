@@ -34,6 +34,10 @@ else
     swift_lib="$(ldd "$bin" | awk '/libswiftCore.so/ {print $3}')"
     [[ -n "$swift_lib" ]] && binds+=(--bind "$(dirname "$swift_lib")")
   fi
+  if [[ -n "${CYCLETRACK_BIN:-}" ]] && ! scripts/ha/forky-root.sh run "${binds[@]}" -- "$CYCLETRACK_BIN" --version >/dev/null; then
+    echo "test-integration: FAILED: $CYCLETRACK_BIN does not start inside the root (it needs forky's libcurl4t64, libmicrohttpd12t64 and libsqlite3-0 there)" >&2
+    exit 1
+  fi
   scripts/ha/forky-root.sh run "${binds[@]}" -- python "${args[@]}"
   status=$?
 fi
