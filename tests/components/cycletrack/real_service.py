@@ -45,6 +45,7 @@ class HomeAssistantStandIn:
         self.entities: dict[str, dict[str, Any]] = {}
         self.devices: list[dict[str, Any]] = []
         self.calls: list[dict[str, Any]] = []
+        self.call_received = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.url = ""
 
@@ -84,7 +85,10 @@ class HomeAssistantStandIn:
         if method == "POST" and path == "/api/template":
             return self._template((await request.json())["template"])
         if method == "POST" and path.startswith("/api/services/"):
-            self.calls.append({"service": path.removeprefix("/api/services/"), "data": await request.json()})
+            body = await request.json()
+            async with self.call_received:
+                self.calls.append({"service": path.removeprefix("/api/services/"), "data": body})
+                self.call_received.notify_all()
             return web.json_response([])
         if method == "POST" and path.startswith(("/api/states/", "/api/events/")):
             return web.json_response(await request.json())
@@ -170,6 +174,21 @@ class RealService:
         tag = f"appliance_{appliance_id}"
         text = [json.dumps(call["data"]) for call in self.ha.calls if call["service"] == "supernotify/notify"]
         return sum(1 for body in text if tag in body and '"mobile_push_clear_notification": true' in body)
+
+    def live_calls(self, appliance_id: str) -> list[dict[str, Any]]:
+        """The Supernotify calls for the appliance's Live Activity so far."""
+        tag = f"appliance_{appliance_id}"
+        return [
+            call["data"] for call in self.ha.calls
+            if call["service"] == "supernotify/notify" and tag in json.dumps(call["data"])
+        ]
+
+    async def wait_for_calls(self, appliance_id: str, count: int) -> None:
+        """Until the appliance has had `count` calls (bounded)."""
+        async with self.ha.call_received:
+            await asyncio.wait_for(
+                self.ha.call_received.wait_for(lambda: len(self.live_calls(appliance_id)) >= count), 15
+            )
 
     def _make_appliances(self) -> None:
         for name in ("dishwasher", "dryer"):

@@ -224,3 +224,32 @@ async def test_unload(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> Non
     assert await hass.config_entries.async_unload(loaded_entry.entry_id)
     await hass.async_block_till_done()
     assert loaded_entry.state.value == "not_loaded"
+
+
+async def test_progress_step_changes_the_next_calls(
+    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+) -> None:
+    """The real service: a progress step set through HA decides the running cycle's very next calls."""
+    from .real_service import RealService  # noqa: PLC0415
+
+    if not isinstance(service, RealService):
+        pytest.skip("the stand-in makes no calls; this needs the real service (CYCLETRACK_BIN)")
+    appliance = service.linked_appliance
+    progress_id = entity_id(hass, service, "sensor", appliance, "progress")
+    await service.start_cycle(appliance, "Eco 50°C", 10)
+    await service.wait_for_calls(appliance, 1)  # the start
+    await hass.services.async_call(
+        "number", SERVICE_SET_VALUE,
+        {ATTR_ENTITY_ID: entity_id(hass, service, "number", appliance, "progress_step"), ATTR_VALUE: 25},
+        blocking=True,
+    )
+    before = len(service.live_calls(appliance))
+
+    # 20% was a step of 10, not of 25: no call. 25% is: exactly one.
+    await service.set_progress(appliance, 20)
+    await wait_until(hass, lambda: hass.states.get(progress_id).state == "20.0", "progress 20")
+    await service.set_progress(appliance, 25)
+    await wait_until(hass, lambda: hass.states.get(progress_id).state == "25.0", "progress 25")
+    await service.wait_for_calls(appliance, before + 1)
+    assert len(service.live_calls(appliance)) == before + 1
+    assert "'progress': 25" in str(service.live_calls(appliance)[-1])
