@@ -33,10 +33,8 @@ def _steps_value(key: str) -> Callable[[Settings], float | None]:
 
 def _steps_change(key: str) -> Callable[[Settings, float], dict[str, Any]]:
     def change(settings: Settings, value: float) -> dict[str, Any]:
-        current = settings.progress_steps
+        current = {} if "at" in settings.progress_steps else settings.progress_steps
         steps = {name: current.get(name, default) for name, default in DEFAULT_STEPS.items()}
-        if "at" in current:
-            steps = dict(DEFAULT_STEPS)
         return {"progress_steps": {**steps, key: int(value)}}
 
     return change

@@ -253,3 +253,28 @@ async def test_progress_step_changes_the_next_calls(
     await service.wait_for_calls(appliance, before + 1)
     assert len(service.live_calls(appliance)) == before + 1
     assert "'progress': 25" in str(service.live_calls(appliance)[-1])
+
+
+async def test_restart_sends_nothing_twice(
+    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+) -> None:
+    """The real service restarts mid-cycle: unavailable, back, and the start is not sent again."""
+    from .real_service import RealService  # noqa: PLC0415
+
+    if not isinstance(service, RealService):
+        pytest.skip("the stand-in makes no calls; this needs the real service (CYCLETRACK_BIN)")
+    appliance = service.linked_appliance
+    state_id = entity_id(hass, service, "sensor", appliance, "cycle_state")
+    progress_id = entity_id(hass, service, "sensor", appliance, "progress")
+    await service.start_cycle(appliance, "Eco 50°C", 10)
+    await service.wait_for_calls(appliance, 1)
+    calls = service.live_calls(appliance)
+
+    await service.stop()
+    await wait_until(hass, lambda: hass.states.get(state_id).state == STATE_UNAVAILABLE, "unavailable")
+    await service.start()
+    await wait_until(hass, lambda: hass.states.get(state_id).state == "running", "back, running")
+    # A change after the restart, read and shown: the restarted service is past its first poll.
+    await service.set_progress(appliance, 12)
+    await wait_until(hass, lambda: hass.states.get(progress_id).state == "12.0", "progress 12")
+    assert service.live_calls(appliance) == calls
