@@ -10,9 +10,9 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from .client import CycletrackClient
 from .const import CONF_PANEL
 from .coordinator import CycletrackConfigEntry, CycletrackCoordinator, CycletrackRuntimeData
+from .devices import async_remove_empty_devices
 from .entity import service_device_info
 from .issues import async_watch_issues
-from .devices import async_remove_empty_devices
 from .panel import async_register_panel, async_remove_panel
 
 PLATFORMS: list[Platform] = [
