@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 import os
+from typing import TYPE_CHECKING
 from unittest.mock import patch
 
 import pytest
@@ -17,6 +18,9 @@ from homeassistant.helpers import device_registry as dr
 from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 
 from .service_under_test import ServiceUnderTest, StandInService
+
+if TYPE_CHECKING:
+    from .real_service import RealService
 
 WAIT_SECONDS = 15
 
@@ -78,6 +82,16 @@ def stand_in(service: ServiceUnderTest) -> StandInService:
     """Tests that drive what only the stand-in can (service counts, vanished appliances)."""
     if not isinstance(service, StandInService):
         pytest.skip("drives the contract stand-in directly (the real service gets there only through real cycles)")
+    return service
+
+
+@pytest.fixture
+def real_service(service: ServiceUnderTest) -> RealService:
+    """Tests of the calls the service makes (the stand-in makes none)."""
+    from .real_service import RealService  # noqa: PLC0415
+
+    if not isinstance(service, RealService):
+        pytest.skip("the stand-in makes no calls; this needs the real service (CYCLETRACK_BIN)")
     return service
 
 

@@ -15,6 +15,7 @@ from homeassistant.helpers import device_registry as dr, entity_registry as er
 from custom_components.cycletrack.const import DOMAIN
 
 from .conftest import wait_until
+from .real_service import RealService
 from .service_under_test import ServiceUnderTest, read_appliance
 
 APPLIANCE_KEYS = {
@@ -227,13 +228,10 @@ async def test_unload(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> Non
 
 
 async def test_progress_step_changes_the_next_calls(
-    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+    hass: HomeAssistant, real_service: RealService, loaded_entry: MockConfigEntry
 ) -> None:
     """The real service: a progress step set through HA decides the running cycle's very next calls."""
-    from .real_service import RealService  # noqa: PLC0415
-
-    if not isinstance(service, RealService):
-        pytest.skip("the stand-in makes no calls; this needs the real service (CYCLETRACK_BIN)")
+    service = real_service
     appliance = service.linked_appliance
     progress_id = entity_id(hass, service, "sensor", appliance, "progress")
     await service.start_cycle(appliance, "Eco 50°C", 10)
@@ -256,13 +254,10 @@ async def test_progress_step_changes_the_next_calls(
 
 
 async def test_restart_sends_nothing_twice(
-    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+    hass: HomeAssistant, real_service: RealService, loaded_entry: MockConfigEntry
 ) -> None:
     """The real service restarts mid-cycle: unavailable, back, and the start is not sent again."""
-    from .real_service import RealService  # noqa: PLC0415
-
-    if not isinstance(service, RealService):
-        pytest.skip("the stand-in makes no calls; this needs the real service (CYCLETRACK_BIN)")
+    service = real_service
     appliance = service.linked_appliance
     state_id = entity_id(hass, service, "sensor", appliance, "cycle_state")
     progress_id = entity_id(hass, service, "sensor", appliance, "progress")
