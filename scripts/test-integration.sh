@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The Home Assistant integration's tests (custom_components/cycletrack, tests/components/cycletrack):
+# The Home Assistant integration's tests (custom_components/cycletrack, integration_tests/components/cycletrack):
 # pytest-homeassistant-custom-component inside Home Assistant 2026.11.0's venv (Python 3.14, in the
 # Debian forky root scripts/ha/forky-root.sh builds and caches). Ends with pytest's summary line.
 #
-#   scripts/test-integration.sh [PYTEST ARGS...]
+#   scripts/test-integration.sh [PYTEST ARGS...]     (paths relative to integration_tests/)
 #
 # CYCLETRACK_BIN=/path/to/cycletrack runs every service test against the real binary as well as
 # against the contract stand-in (else those cases skip, saying so). The binary is built on this
@@ -14,17 +14,19 @@
 #
 # The venv: Home Assistant 2026.11.0 as the root's hass venv has it (copied, so the same
 # closure), plus pytest-homeassistant-custom-component 0.13.375 without its dependencies (no
-# release pins 2026.11.0; tests/conftest.py bridges the one name that moved) and its test
+# release pins 2026.11.0; integration_tests/conftest.py bridges the one name that moved) and its test
 # tools at that release's pins. Built once into the root (/opt/cycletrack-integration-pytest),
 # again when these inputs change.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
 
-args=(-m pytest -c "$repo/tests/pytest.ini" --rootdir "$repo/tests" -p no:cacheprovider -p no:homeassistant -p no:respx "$@")
+# From the tests' own folder, so pytest.ini's testpaths apply and the plugin-loading
+# conftest.py is a top-level one.
+args=(-m pytest -c "$repo/integration_tests/pytest.ini" --rootdir "$repo/integration_tests" -p no:cacheprovider -p no:homeassistant -p no:respx "$@")
 
 if [[ -n "${CYCLETRACK_HA_PYTHON:-}" ]]; then
-  "$CYCLETRACK_HA_PYTHON" "${args[@]}"
+  (cd integration_tests && "$CYCLETRACK_HA_PYTHON" "${args[@]}")
   status=$?
 else
   if [[ ! -x scripts/ha/forky-root.sh ]]; then
@@ -63,7 +65,7 @@ else
     echo "test-integration: FAILED: $CYCLETRACK_BIN does not start inside the root (it needs forky's libcurl4t64, libmicrohttpd12t64 and libsqlite3-0 there)" >&2
     exit 1
   fi
-  scripts/ha/forky-root.sh run "${binds[@]}" -- "$venv/bin/python" "${args[@]}"
+  (cd integration_tests && ../scripts/ha/forky-root.sh run "${binds[@]}" -- "$venv/bin/python" "${args[@]}")
   status=$?
 fi
 
