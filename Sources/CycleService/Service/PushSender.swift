@@ -46,8 +46,8 @@ final class PushSender {
     /// Outcomes HA gave that the store could not take yet: written at the next chance.
     private var unrecorded: [(pushID: Int64, status: PushStatus, http: Int?, error: String?, latency: Double?, at: Date)] = []
     private var saidSupernotifyMissing = false
-    /// Set by a 401 from `notify`; the runner clears it when HA answers again.
-    var saidUnauthorized = false
+    /// What the last call said of the token (false: HA answered 401), until the runner takes it.
+    private var tokenVerdict: Bool?
     private var jitter = SystemRandomNumberGenerator()
 
     init(store: HistoryStore, sink: any NotifySink, clock: any ServiceClock, log: Log, staleAfterSeconds: Double = 300) {
@@ -56,6 +56,13 @@ final class PushSender {
         self.clock = clock
         self.log = log
         self.staleAfterSeconds = staleAfterSeconds
+    }
+
+    /// What HA's answers to calls said of the token since the runner last asked: false
+    /// when the last of them was a 401, true when it was accepted, nil when none came.
+    func takeTokenVerdict() -> Bool? {
+        defer { tokenVerdict = nil }
+        return tokenVerdict
     }
 
     /// Calls waiting, all appliances.
@@ -127,6 +134,7 @@ final class PushSender {
         }
         let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind.rawValue, body: call.body))
         let finished = clock.now()
+        if result.status != nil { tokenVerdict = result.status != 401 }
         if result.succeeded {
             record(call.pushID, .sent, result.status, nil, result.latencyMs, at: finished)
             log.info("call", ["appliance": call.applianceID, "kind": call.kind.rawValue, "reason": call.reason,
@@ -168,9 +176,6 @@ final class PushSender {
                 "status": "400",
                 "meaning": "supernotify.notify is missing or too old, or refused the data: install Supernotify 2.3+ and check HA's log",
             ])
-        } else if result.status == 401, !saidUnauthorized {
-            saidUnauthorized = true
-            log.error("ha_token_refused", ["status": "401", "action": "check the long-lived access token"])
         }
     }
 
