@@ -46,8 +46,8 @@ final class PushSender {
     /// Outcomes HA gave that the store could not take yet: written at the next chance.
     private var unrecorded: [(pushID: Int64, status: PushStatus, http: Int?, error: String?, latency: Double?, at: Date)] = []
     private var saidSupernotifyMissing = false
-    /// What the last call said of the token (false: HA answered 401), until the runner takes it.
-    private var tokenVerdict: Bool?
+    /// What each call said of the token (false: HA answered 401), until the runner takes them.
+    private var tokenVerdicts: [Bool] = []
     private var jitter = SystemRandomNumberGenerator()
 
     init(store: HistoryStore, sink: any NotifySink, clock: any ServiceClock, log: Log, staleAfterSeconds: Double = 300) {
@@ -58,11 +58,11 @@ final class PushSender {
         self.staleAfterSeconds = staleAfterSeconds
     }
 
-    /// What HA's answers to calls said of the token since the runner last asked: false
-    /// when the last of them was a 401, true when it was accepted, nil when none came.
-    func takeTokenVerdict() -> Bool? {
-        defer { tokenVerdict = nil }
-        return tokenVerdict
+    /// What HA's answers to calls said of the token since the runner last asked, in
+    /// order: false for a 401, true for any other answer.
+    func takeTokenVerdicts() -> [Bool] {
+        defer { tokenVerdicts = [] }
+        return tokenVerdicts
     }
 
     /// Calls waiting, all appliances.
@@ -134,7 +134,7 @@ final class PushSender {
         }
         let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind.rawValue, body: call.body))
         let finished = clock.now()
-        if result.status != nil { tokenVerdict = result.status != 401 }
+        if let status = result.status { tokenVerdicts.append(status != 401) }
         if result.succeeded {
             record(call.pushID, .sent, result.status, nil, result.latencyMs, at: finished)
             log.info("call", ["appliance": call.applianceID, "kind": call.kind.rawValue, "reason": call.reason,

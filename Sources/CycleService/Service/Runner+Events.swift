@@ -118,6 +118,7 @@ extension Runner {
         case .states(let states):
             var any = false
             for (entity, state) in states where known[entity] != state {
+                deliveredDuringRead?.updateValue(state, forKey: entity)
                 changed.insert(entity)
                 known[entity] = state
                 any = true

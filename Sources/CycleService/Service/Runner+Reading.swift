@@ -15,12 +15,17 @@ extension Runner {
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
         if publisher != nil { entities.append(Self.ownEntity) }
         polls += 1
-        let readings: [String: EntityState?]
+        var readings: [String: EntityState?]
+        deliveredDuringRead = [:]
+        defer { deliveredDuringRead = nil }
         do {
             readings = try await source.read(entities)
         } catch {
             return error
         }
+        // An event that came while the read was under way is newer than what it saw, or
+        // as new: it stands (a change after it comes as an event of its own).
+        for (entity, state) in deliveredDuringRead ?? [:] { readings.updateValue(state, forKey: entity) }
         if let publisher, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
         known = readings
         let at = clock.now()

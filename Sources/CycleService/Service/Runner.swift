@@ -39,6 +39,10 @@ public actor Runner {
         public var eventSettleSeconds: Double = 0.25
         /// A burst ends sooner when HA has been quiet this long since its last change.
         public var eventQuietSeconds: Double = 0.02
+        /// A subscription lost sooner than this after it was made counts as a failure:
+        /// subscribing again waits out a backoff starting at `resubscribeBackoffSeconds`.
+        public var healthySubscriptionSeconds: Double = 30
+        public var resubscribeBackoffSeconds: Double = 2
         /// How long the runner waits after a registry change before discovery runs (HA
         /// sends several at once when a device is added).
         public var registryDebounceSeconds: Double = 5
@@ -106,6 +110,8 @@ public actor Runner {
     var arrivals: [Arrival] = []
     /// What HA showed last, by entity: the full read at each (re)connect, then events.
     var known: [String: EntityState?] = [:]
+    /// What events brought while a full read was under way, to apply over its answer.
+    var deliveredDuringRead: [String: EntityState?]?
     /// Entities changed by the burst under way, and when it ends.
     var changed: Set<String> = []
     var burst: EventBurst
@@ -147,7 +153,8 @@ public actor Runner {
         self.rediscover = rediscover
         path = UpdatePath(settings: UpdatePath.Settings(
             updates: self.events == nil ? .poll : .events, activePollSeconds: options.activePollSeconds,
-            idlePollSeconds: options.idlePollSeconds, retryEventsSeconds: options.retryEventsSeconds))
+            idlePollSeconds: options.idlePollSeconds, retryEventsSeconds: options.retryEventsSeconds,
+            healthySeconds: options.healthySubscriptionSeconds, resubscribeBackoffSeconds: options.resubscribeBackoffSeconds))
         burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
         household = Household(dailyLimit: options.dailyPushLimit,
                               callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()))
@@ -218,10 +225,8 @@ public actor Runner {
     /// Sends what waits, and tells the update path what HA said of the token.
     func sendWaiting() async {
         await sender.sendWaiting()
-        switch sender.takeTokenVerdict() {
-        case true?: path.callAccepted()
-        case false?: await perform(path.callRefusedToken(at: clock.now()))
-        case nil: break
+        for accepted in sender.takeTokenVerdicts() {
+            if accepted { path.callAccepted() } else { await perform(path.callRefusedToken(at: clock.now())) }
         }
     }
 

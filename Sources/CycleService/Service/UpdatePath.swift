@@ -110,9 +110,9 @@ struct UpdatePath: Sendable {
     var nextWake: Date? {
         guard reading == nil else { return nil }
         switch state {
-        case .disconnected: [nextPoll, nextConnect].compactMap { $0 }.min()
-        case .connecting: nextPoll
-        default: nil
+        case .disconnected: return [nextPoll, nextConnect].compactMap { $0 }.min()
+        case .connecting: return nextPoll
+        default: return nil
         }
     }
 
