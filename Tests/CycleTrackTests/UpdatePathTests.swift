@@ -27,6 +27,13 @@ import Testing
     static let settings = UpdatePath.Settings(updates: .events, activePollSeconds: 10, idlePollSeconds: 60,
                                               retryEventsSeconds: 600)
 
+    /// Subscribed at the start, read, and live.
+    static let live: [Row] = [
+        (.start(0), ["connect"], nil),
+        (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
+        (.answered(0), [], nil),
+    ]
+
     static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
     static func text(_ action: UpdatePath.Action) -> String {
@@ -82,10 +89,7 @@ import Testing
     }
 
     @Test func aSubscriptionLostAfterItLivedIsMadeAgainAtOnce() {
-        Self.check([
-            (.start(0), ["connect"], nil),
-            (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
-            (.answered(0), [], nil),
+        Self.check(Self.live + [
             (.lost(100), ["log events_lost", "connect"], nil),
             (.connected(100.1), ["log events_connected was=lost", "read afterSubscribing"], nil),
             (.answered(100.2), [], nil),
@@ -97,10 +101,7 @@ import Testing
     /// Defect 1: a subscription that dies soon after it was made counts as a failure:
     /// subscribing again backs off (2, 4, 8 s), polling stands in, and it is said once.
     @Test func aSubscriptionLostSoonAfterItWasMadeBacksOffAndIsSaidOnce() {
-        Self.check([
-            (.start(0), ["connect"], nil),
-            (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
-            (.answered(0), [], nil),
+        Self.check(Self.live + [
             (.lost(1), ["log events_lost"], 3),
             (.tick(3), ["connect"], 11),
             (.connected(3), ["log events_connected was=lost", "read afterSubscribing"], nil),
@@ -121,10 +122,7 @@ import Testing
 
     /// Defect 4 at the value: polling goes on while an attempt to subscribe is under way.
     @Test func pollingGoesOnWhileSubscribing() {
-        Self.check([
-            (.start(0), ["connect"], nil),
-            (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
-            (.answered(0), [], nil),
+        Self.check(Self.live + [
             (.lost(1), ["log events_lost"], 3),
             (.tick(3), ["connect"], 11),
             (.tick(11), ["read poll"], nil),
@@ -175,10 +173,7 @@ import Testing
     /// Faster back after a restart: a healthy subscription lost, HA is tried every
     /// half second for two minutes, then with the usual backoff.
     @Test func afterAHealthySubscriptionIsLostHomeAssistantIsTriedQuickly() {
-        Self.check([
-            (.start(0), ["connect"], nil),
-            (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
-            (.answered(0), [], nil),
+        Self.check(Self.live + [
             (.lost(100), ["log events_lost", "connect"], nil),
             (.connectFailed(100), ["read probe"], nil),
             (.failed(100), ["log ha_unreachable"], 100.5),
@@ -189,10 +184,7 @@ import Testing
             (.connected(101.1), ["log events_connected was=unreachable", "read afterSubscribing"], nil),
             (.answered(101.2), ["log ha_back after_seconds=1"], nil),
         ])
-        Self.check([
-            (.start(0), ["connect"], nil),
-            (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
-            (.answered(0), [], nil),
+        Self.check(Self.live + [
             (.lost(100), ["log events_lost", "connect"], nil),
             (.connectFailed(100), ["read probe"], nil),
             (.failed(100), ["log ha_unreachable"], 100.5),
@@ -202,10 +194,7 @@ import Testing
             (.failed(221), [], 223),
             // HA answers REST but not the WebSocket, inside the window: tried again quickly.
         ])
-        Self.check([
-            (.start(0), ["connect"], nil),
-            (.connected(0), ["log events_connected was=starting", "read afterSubscribing"], nil),
-            (.answered(0), [], nil),
+        Self.check(Self.live + [
             (.lost(100), ["log events_lost", "connect"], nil),
             (.connectFailed(100), ["read probe"], nil),
             (.answered(100), [], 100.5),

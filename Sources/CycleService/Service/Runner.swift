@@ -154,7 +154,8 @@ public actor Runner {
         path = UpdatePath(settings: UpdatePath.Settings(
             updates: self.events == nil ? .poll : .events, activePollSeconds: options.activePollSeconds,
             idlePollSeconds: options.idlePollSeconds, retryEventsSeconds: options.retryEventsSeconds,
-            healthySeconds: options.healthySubscriptionSeconds, resubscribeBackoffSeconds: options.resubscribeBackoffSeconds))
+            healthySeconds: options.healthySubscriptionSeconds,
+            resubscribeBackoff: Backoff(initial: options.resubscribeBackoffSeconds, cap: 120)))
         burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
         household = Household(dailyLimit: options.dailyPushLimit,
                               callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()))

@@ -24,7 +24,7 @@ import FoundationEssentials
 /// - A refused token is said once until HA accepts it again (a read, a subscription, or
 ///   a call), whichever path refused it.
 struct UpdatePath: Sendable {
-    struct Settings: Sendable, Equatable {
+    struct Settings: Sendable {
         var updates: Runner.Updates
         var activePollSeconds: Double
         var idlePollSeconds: Double
@@ -32,9 +32,8 @@ struct UpdatePath: Sendable {
         var retryEventsSeconds: Double = 600
         /// A subscription lost sooner than this after it was made counts as a failure.
         var healthySeconds: Double = 30
-        /// The first wait after a subscription was lost too soon; doubles up to the cap.
-        var resubscribeBackoffSeconds: Double = 2
-        var resubscribeBackoffCapSeconds: Double = 120
+        /// The waits after a subscription was lost too soon: 2 s, doubling up to 2 min.
+        var resubscribeBackoff = Backoff(initial: 2, cap: 120)
         /// After a healthy subscription was lost: how often HA is tried, and for how long.
         var quickRetrySeconds: Double = 0.5
         var quickRetryWindowSeconds: Double = 120
@@ -97,7 +96,7 @@ struct UpdatePath: Sendable {
 
     init(settings: Settings) {
         self.settings = settings
-        resubscribeBackoff = Backoff(initial: settings.resubscribeBackoffSeconds, cap: settings.resubscribeBackoffCapSeconds)
+        resubscribeBackoff = settings.resubscribeBackoff
     }
 
     /// Subscribed and read: changes come as events.
