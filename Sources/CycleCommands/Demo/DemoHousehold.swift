@@ -63,7 +63,7 @@ struct DemoPrinter: NotifySink {
             if case .bool(true)? = extra["silent"] { details.append("silent") }
         }
         let clock = clockTime(time, timeZone: timeZone)
-        let kind = request.kind.padded(to: 8)
+        let kind = request.kind.rawValue.padded(to: 8)
         let who = request.applianceID.padded(to: 11)
         return "\(clock)  \(who)\(kind)\(text)" + (details.isEmpty ? "" : "  [\(details.joined(separator: ", "))]")
     }

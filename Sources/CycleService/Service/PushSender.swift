@@ -132,7 +132,7 @@ final class PushSender {
         if log.enabled(.debug) {
             log.debug("call_body", ["json": CallLine.jsonl(at: call.at, kind: call.kind, body: call.body)])
         }
-        let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind.rawValue, body: call.body))
+        let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind, body: call.body))
         let finished = clock.now()
         if let status = result.status { tokenVerdicts.append(status != 401) }
         if result.succeeded {
