@@ -121,8 +121,9 @@ import Glibc
 
     // MARK: 7. A read-only database
 
-    @Test func aReadOnlyDatabaseIsRefusedForRunAndReadForQuery() async throws {
-        guard let disk = try TinyFileSystem(megabytes: 8) else { return }  // needs root and mount
+    @Test(.enabled(if: TinyFileSystem.canMount, TinyFileSystem.why))
+    func aReadOnlyDatabaseIsRefusedForRunAndReadForQuery() async throws {
+        let disk = try #require(try TinyFileSystem(megabytes: 8))
         let database = disk.path + "/history.sqlite"
         do {
             let store = try HistoryStore(path: database)

@@ -44,11 +44,7 @@ import Testing
     }
 
     private func until(_ what: String, timeout: Double = 10, _ condition: () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !(await condition()) {
-            if Date() > deadline { Issue.record("timed out waiting for \(what)"); return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await eventually(what, timeout: timeout, condition)
     }
 
     @Test func aChangeArrivingAsAnEventIsSentWithoutPolling() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,18 +9,19 @@ public final class TinyFileSystem: @unchecked Sendable {
     public let path: String
     private let filler: String
 
-    /// Nil (the test returns early, passing vacuously only where it cannot run) when not
-    /// root or when mounting is not allowed; such a run prints why.
+    /// Whether a tmpfs can be mounted here (root, and mounting allowed): tests that need
+    /// one are skipped, saying ``why``, where it can't.
+    public static let canMount: Bool = (try? TinyFileSystem(megabytes: 1)) != nil
+
+    public static let why: Comment = "needs root and `mount -t tmpfs` (a small file system to fill up)"
+
+    /// Nil when not root or when mounting is not allowed (see ``canMount``).
     public init?(megabytes: Int) throws {
         path = NSTemporaryDirectory() + "cycletrack-tmpfs-\(UUID().uuidString)"
         filler = path + "/filler"
-        guard getuid() == 0 else {
-            print("skipped: a tmpfs needs root")
-            return nil
-        }
+        guard getuid() == 0 else { return nil }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard Self.shell("mount -t tmpfs -o size=\(megabytes)m tmpfs '\(path)'") else {
-            print("skipped: mount -t tmpfs is not allowed here")
             try? FileManager.default.removeItem(atPath: path)
             return nil
         }

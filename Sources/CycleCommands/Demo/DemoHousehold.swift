@@ -84,7 +84,7 @@ struct DemoPrinter: NotifySink {
             details.append("to " + target.compactMap { if case .string(let name) = $0 { name } else { nil } }.joined(separator: ", "))
         }
         let clock = clockTime(time, timeZone: timeZone)
-        let kind = request.kind.padded(to: 8)
+        let kind = request.kind.rawValue.padded(to: 8)
         let who = request.applianceID.padded(to: 11)
         return "\(clock)  \(who)\(kind)\(text)" + (details.isEmpty ? "" : "  [\(details.joined(separator: ", "))]")
     }
