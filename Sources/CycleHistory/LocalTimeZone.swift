@@ -17,6 +17,9 @@ import Glibc
 public struct LocalTimeZone: Sendable, Equatable {
     /// `Europe/Berlin`, `UTC`, `UTC+01:00`.
     public let name: String
+    /// The `TZ` value that names no zone this system can read, when UTC stands in for it
+    /// (as the C library does): for `check` and the history page to say so.
+    public private(set) var unreadable: String?
     /// UTC seconds at which the offset changes, ascending, and the offset from each on.
     private let transitions: [Int64]
     private let offsets: [Int]
@@ -61,8 +64,10 @@ public struct LocalTimeZone: Sendable, Equatable {
             if let rule = PosixRule(text) {
                 return LocalTimeZone(name: text, transitions: [], offsets: [], initialOffset: rule.standardOffset, rule: rule)
             }
-            // As the C library does with a zone it can't find.
-            return .utc
+            // As the C library does with a zone it can't find; but it is said.
+            var stand = LocalTimeZone.utc
+            stand.unreadable = text
+            return stand
         }
         return file(localtime, name: zoneName(localtime)) ?? .utc
     }

@@ -50,6 +50,12 @@ struct CheckCommand {
         var report = Report()
         let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
         report.add("config", ok: true, config.source == "defaults" ? "no file found: defaults" : "\(config.source) is valid")
+        let zone = LocalTimeZone.resolve(environment: environment)
+        if let unreadable = zone.unreadable {
+            report.add("time zone", ok: false, "TZ=\(unreadable) names no time zone this system knows; times would be shown in UTC (set TZ to a zone like Europe/Berlin)")
+        } else {
+            report.add("time zone", ok: true, "times are shown in \(zone.name)")
+        }
         let access = try configured { () throws(ConfigurationError) in try HomeAssistantAccess.resolve(config, environment: environment) }
         report.add("token", ok: true, "from \(access.tokenSource)")
         let client = HomeAssistantClient(baseURL: access.url, token: access.token,

@@ -11,7 +11,7 @@ import Glibc
 public enum ConfigurationLoader {
     static let topKeys = [
         "home_assistant", "database", "history", "updates", "poll", "supernotify", "discover", "entities", "target",
-        "texts", "appliances", "http",
+        "texts", "appliances", "http", "price",
     ]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
@@ -40,7 +40,8 @@ public enum ConfigurationLoader {
         var keys = Set(topKeys)
         keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "history.keep_days",
                         "poll.active_seconds", "poll.idle_seconds", "supernotify.mobile_deliveries",
-                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow"])
+                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow",
+                        "price.per_kwh", "price.currency", "price.entity"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
@@ -129,6 +130,14 @@ public enum ConfigurationLoader {
             config.httpAllow = try http.stringList("allow") ?? config.httpAllow
             for (index, address) in config.httpAllow.enumerated() where !isIPAddress(address) {
                 throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
+            }
+        }
+        if let price = try top.object("price", allowed: ["per_kwh", "currency", "entity"]) {
+            config.pricePerKWh = try price.number("per_kwh", in: 0...1_000)
+            config.priceCurrency = try price.string("currency").flatMap { $0.isEmpty ? nil : $0 }
+            config.priceEntity = try price.string("entity").flatMap { $0.isEmpty ? nil : $0 }
+            if let entity = config.priceEntity, !entity.contains(".") {
+                throw price.invalid("entity", "expects an entity id like \"sensor.electricity_price\", found \"\(entity)\"")
             }
         }
         config.discover = try top.bool("discover") ?? true
