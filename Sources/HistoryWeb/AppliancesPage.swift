@@ -54,7 +54,9 @@ struct AppliancesPage {
             if let shown {
                 html += "<dt>\(open.isOverdue(at: context.now) ? "Was due" : "Done at")</dt><dd id=\"done-at-\(HTML.escape(id))\">\(context.moment(shown))</dd>"
             }
-            if let reported, let shown, reported != shown { html += "<dt>HA says</dt><dd>\(context.moment(reported))</dd>" }
+            if let reported, let shown, context.moment(reported) != context.moment(shown) {
+                html += "<dt>HA says</dt><dd>\(context.moment(reported))</dd>"
+            }
             html += "<dt>Started</dt><dd>\(context.moment(open.startedAt))</dd>"
             if let heard = observation?.at { html += "<dt>Last heard</dt><dd class=\"last-heard\">\(context.ago(heard))</dd>" }
             html += "<dt>Pushes</dt><dd>\(open.pushes)</dd>"

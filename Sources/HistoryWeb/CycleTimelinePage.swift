@@ -23,9 +23,12 @@ struct CycleTimelinePage {
         html += summary(cycle, pushes: pushes, lastHeard: observations.last?.at)
         html += "<h2>Progress and pushes</h2>\n" + progressChart(observations, pushes: pushes, domain: domain, cycle: cycle)
         html += legend(pushes)
-        html += "<h2>Finish estimate</h2>\n" + estimateChart(observations, pushes: pushes, domain: domain, cycle: cycle)
-        html += CycleCurvesChart(context: context).render(observations, domain: domain, cycle: cycle)
-        html += "<h2>Pushes</h2>\n" + pushTable(pushes)
+        // The row before the start (the state the cycle started from) holds what the last
+        // cycle left: its finish time and power are not this cycle's.
+        let own = observations.filter { $0.cycleID == cycle.id }
+        html += "<h2>Finish estimate</h2>\n" + estimateChart(own, pushes: pushes, domain: domain, cycle: cycle)
+        html += CycleCurvesChart(context: context).render(own, domain: domain, cycle: cycle)
+        html += "<h2>Pushes</h2>\n" + pushTable(pushes, start: cycle.startedAt)
         return html
     }
 
@@ -35,10 +38,7 @@ struct CycleTimelinePage {
             (cycle.isOpen ? "Running for" : "Ran", TimeText.duration((cycle.endedAt ?? context.now).timeIntervalSince(cycle.startedAt))),
         ]
         // Times on the day the cycle started are shown as clock times.
-        let startDay = context.dateTime(cycle.startedAt).prefix(10)
-        func time(_ date: Date) -> String {
-            context.dateTime(date).prefix(10) == startDay ? context.clock(date) : context.dateTime(date)
-        }
+        func time(_ date: Date) -> String { self.time(date, sameDayAs: cycle.startedAt) }
         if let finish = cycle.firstPredictedFinish { figures.append(("First estimate (HA)", time(finish))) }
         if let shown = cycle.firstShownFinish, shown != cycle.firstPredictedFinish {
             figures.append(("First shown on the phone", time(shown)))
@@ -187,7 +187,13 @@ struct CycleTimelinePage {
         return points
     }
 
-    private func pushTable(_ pushes: [PushRecord]) -> String {
+    /// A clock time on the day `start` is on, else the date and time.
+    private func time(_ date: Date, sameDayAs start: Date) -> String {
+        context.dateTime(date).prefix(10) == context.dateTime(start).prefix(10) ? context.clock(date) : context.dateTime(date)
+    }
+
+    private func pushTable(_ pushes: [PushRecord], start: Date) -> String {
+        let time = { (date: Date) in self.time(date, sameDayAs: start) }
         guard !pushes.isEmpty else { return "<p class=\"muted\">No push was made or held back for this cycle.</p>\n" }
         var html = """
             <div class="table-wrap"><table id="pushes" class="cards-on-phone">
@@ -197,7 +203,7 @@ struct CycleTimelinePage {
             """
         for push in pushes {
             let held = push.status == .notSent
-            let phone = held ? "nothing: held back" : PhoneView(push).map { $0.summary(context) } ?? ""
+            let phone = held ? "nothing: held back" : PhoneView(push).map { $0.summary(time: time) } ?? ""
             html += "<tr class=\"push-row\(held ? " held" : "")\"><td data-label=\"At\">\(context.clock(push.at))</td>"
                 + "<td data-label=\"Kind\"><span class=\"pill kind-\(push.kind.rawValue)\">\(push.kind.rawValue)</span></td>"
                 + "<td data-label=\"Status\">\(HTML.escape(Self.statusText(push)))</td>"

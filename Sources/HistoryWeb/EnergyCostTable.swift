@@ -22,8 +22,8 @@ struct EnergyCostTable {
     func render(_ figures: [CycleFigures]) -> String {
         guard figures.contains(where: { $0.energyKWh != nil || $0.cost != nil }) else { return "" }
         var html = "<h2>Energy and cost</h2>\n"
-        html += table("month", "Month", figures, limit: Self.months) { String(context.dateTime($0).prefix(7)) }
-        html += table("week", "Week", figures, limit: Self.weeks) { TimeText.isoWeek($0, timeZone: context.timeZone) }
+        html += "<h3>Per month</h3>\n" + table("month", "Month", figures, limit: Self.months) { String(context.dateTime($0).prefix(7)) }
+        html += "<h3 class=\"spaced\">Per ISO week</h3>\n" + table("week", "Week", figures, limit: Self.weeks) { TimeText.isoWeek($0, timeZone: context.timeZone) }
         return html
     }
 

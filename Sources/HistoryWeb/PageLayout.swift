@@ -111,6 +111,7 @@ struct PageLayout {
         h1{font-size:1.35rem;margin:.3rem 0 .8rem}
         h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
         h3{font-size:1rem;margin:.2rem 0 .4rem}
+        h3.spaced{margin-top:1rem}
         a{color:var(--accent)}
         .muted{color:var(--muted)}
         .error{color:var(--bad)}
@@ -193,7 +194,7 @@ struct PageLayout {
         table.cards-on-phone thead{display:none}\
         table.cards-on-phone tr{display:grid;grid-template-columns:1fr 1fr;gap:.1rem .8rem;padding:.5rem .6rem;border-bottom:1px solid var(--line)}\
         table.cards-on-phone td{border:0;padding:.1rem 0;white-space:normal;text-align:left;min-width:0}\
-        table.cards-on-phone td.reason{grid-column:1/-1;min-width:0}\
+        table.cards-on-phone td.reason{grid-column:1/-1;min-width:0}table.cards-on-phone td:empty{display:none}\
         table.cards-on-phone td::before{content:attr(data-label);display:block;font-size:.72rem;color:var(--muted)}}
         """
 }

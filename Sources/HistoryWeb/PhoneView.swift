@@ -45,12 +45,12 @@ struct PhoneView: Equatable {
 
     /// What the phone shows, in one line as `cycletrack demo` prints it: "Dishwasher ·
     /// 2 h 10 min left · 42% · counts down to 21:05 · silent", or "cleared".
-    func summary(_ context: PageContext) -> String {
+    func summary(time: (Date) -> String) -> String {
         guard !cleared else { return "cleared" }
         var parts = [title, message].filter { !$0.isEmpty }
         if parts.count == 2, parts[1].contains(parts[0]) { parts.removeFirst() }
         if let progress { parts.append("\(progress)%") }
-        if let finishesAt, kind != .end { parts.append("counts down to \(context.moment(finishesAt))") }
+        if let finishesAt, kind != .end { parts.append("counts down to \(time(finishesAt))") }
         parts.append(silent ? "silent" : "with sound")
         return parts.joined(separator: " · ")
     }

@@ -87,7 +87,8 @@ struct CostWithHomeAssistantTests {
         let cycle = try #require(try store.cycles(matching: CycleFilter(applianceID: "plug_washer")).first)
         let cost = try #require(cycle.cost, "the cycle has a cost")
         #expect(cycle.currency == "EUR")
-        let observations = try store.observations(cycleID: cycle.id)
+        // The cycle's own rows: the one before its start is the state it started from.
+        let observations = try store.observations(cycleID: cycle.id).filter { $0.cycleID == cycle.id }
         let readings = observations.map { observation in
             (at: observation.at, watts: observation.states[Role.power.rawValue].flatMap(Double.init),
              price: observation.states[Role.price.rawValue].flatMap(Double.init))
