@@ -18,16 +18,7 @@ struct HistoryServerLimitsTests {
         let socket: Int32
 
         init(port: UInt16) throws {
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(socket >= 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            try #require(connected == 0)
+            socket = try HistoryServerTests.connectLoopback(port: port)
             let start = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow".utf8)
             _ = start.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }

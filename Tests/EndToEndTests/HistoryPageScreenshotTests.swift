@@ -89,13 +89,11 @@ struct HistoryPageScreenshotTests {
         let store = try HistoryStore(path: database, mode: .readOnly)
         let replayed = try #require(try store.cycles(matching: CycleFilter(source: .replay)).first { $0.applianceID == "dishwasher" })
 
-        let server = try CycletrackProcess(["serve", "--db", database, "--port", "0"], environment: ["TZ": "Europe/Berlin"])
+        let (server, url) = try HistoryPageBrowserTests.serve(database)
         defer {
             server.signal(SIGTERM)
             #expect(server.wait(timeout: 20).status == 0, "serve exits 0 on SIGTERM")
         }
-        #expect(server.waitForLog("event=history_page"))
-        let url = try #require(server.stderrSoFar.firstMatch(of: /url=(http:\/\/127\.0\.0\.1:\d+\/)/)?.output.1).description
         let profile = scratch.path + "/chromium"
         func dom(_ page: String) throws -> String { try HistoryPageBrowserTests.chromium(["--dump-dom"], url: url + page, profile: profile) }
 
