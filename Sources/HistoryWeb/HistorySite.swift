@@ -39,8 +39,7 @@ public struct HistorySite: Sendable {
             switch page {
             case .now:
                 prepared = { store, context throws(PageError) in
-                    let page = AppliancesPage(context: context)
-                    let body = try Self.reading { () throws(StoreError) in try page.render(store) }
+                    let body = try Self.reading { () throws(StoreError) in try AppliancesPage(context: context).render(store) }
                     // While a cycle runs the page follows it: the phone's view changes by the minute.
                     if body.contains(AppliancesPage.runningMark) { refresh = AppliancesPage.refreshSeconds }
                     return ("Appliances", .now, body)
@@ -80,11 +79,7 @@ public struct HistorySite: Sendable {
             } catch {
                 throw PageError(status: 503, message: "the history can't be read yet: \(error.description)")
             }
-            if let csv {
-                let text = try Self.reading { () throws(StoreError) in try CycleListPage.csv(store, fields: csv, timeZone: timeZone) }
-                return HistoryResponse(status: 200, contentType: "text/csv; charset=utf-8", body: text,
-                                       headers: [("Content-Disposition", "attachment; filename=\"cycles.csv\"")])
-            }
+            if let csv { return try Self.csv(store, fields: csv, timeZone: timeZone) }
             let names = try Self.reading { () throws(StoreError) in try store.applianceNames() }
             let (title, section, body) = try prepared(store, PageContext(now: now, timeZone: timeZone, names: names))
             return HistoryResponse(status: 200, body: layout.document(title: title, section: section, body: body, refreshSeconds: refresh))
@@ -129,6 +124,13 @@ public struct HistorySite: Sendable {
             throw .badRequest("X-Ingress-Path expects a path like /api/hassio_ingress/TOKEN, got '\(PageQuery.shown(prefix))'")
         }
         return prefix.hasSuffix("/") ? prefix : prefix + "/"
+    }
+
+    /// `cycles.csv`: the cycle list's cycles as a download.
+    static func csv(_ store: HistoryStore, fields: CycleListPage.Fields, timeZone: LocalTimeZone) throws(PageError) -> HistoryResponse {
+        let text = try reading { () throws(StoreError) in try CycleListPage.csv(store, fields: fields, timeZone: timeZone) }
+        return HistoryResponse(status: 200, contentType: "text/csv; charset=utf-8", body: text,
+                               headers: [("Content-Disposition", "attachment; filename=\"cycles.csv\"")])
     }
 
     /// Runs a read, turning a store failure into a 503 that says what went wrong.

@@ -132,14 +132,7 @@ public enum ConfigurationLoader {
                 throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
             }
         }
-        if let price = try top.object("price", allowed: ["per_kwh", "currency", "entity"]) {
-            config.pricePerKWh = try price.number("per_kwh", in: 0...1_000)
-            config.priceCurrency = try price.string("currency").flatMap { $0.isEmpty ? nil : $0 }
-            config.priceEntity = try price.string("entity").flatMap { $0.isEmpty ? nil : $0 }
-            if let entity = config.priceEntity, !entity.contains(".") {
-                throw price.invalid("entity", "expects an entity id like \"sensor.electricity_price\", found \"\(entity)\"")
-            }
-        }
+        try readPrice(top, into: &config)
         config.discover = try top.bool("discover") ?? true
         config.entities = try top.bool("entities") ?? true
         config.target = try top.stringList("target")
@@ -158,6 +151,17 @@ public enum ConfigurationLoader {
             }
         }
         return config
+    }
+
+    /// `price`: a fixed price per kWh and its currency, and a price entity (docs/REFERENCE.md, "Energy and cost").
+    private static func readPrice(_ top: ObjectReader, into config: inout Configuration) throws(ConfigurationError) {
+        guard let price = try top.object("price", allowed: ["per_kwh", "currency", "entity"]) else { return }
+        config.pricePerKWh = try price.number("per_kwh", in: 0...1_000)
+        config.priceCurrency = try price.string("currency").flatMap { $0.isEmpty ? nil : $0 }
+        config.priceEntity = try price.string("entity").flatMap { $0.isEmpty ? nil : $0 }
+        if let entity = config.priceEntity, !entity.contains(".") {
+            throw price.invalid("entity", "expects an entity id like \"sensor.electricity_price\", found \"\(entity)\"")
+        }
     }
 
     private static func readAppliance(_ object: ObjectReader, config: Configuration) throws(ConfigurationError) -> ApplianceConfiguration {
