@@ -46,8 +46,12 @@ import Testing
 
     @Test func unknownOrUTCZonesAreUTC() {
         #expect(LocalTimeZone.resolve(environment: ["TZ": "UTC"]) == .utc)
-        #expect(LocalTimeZone.resolve(environment: ["TZ": "Mars/Olympus_Mons"], zoneinfo: "/nonexistent") == .utc)
-        #expect(LocalTimeZone.resolve(environment: ["TZ": "../../etc/passwd"]) == .utc)
+        // UTC stands in for a zone it can't read, and says which (for `check` and the page).
+        for (tz, zoneinfo) in [("Mars/Olympus_Mons", "/nonexistent"), ("../../etc/passwd", nil)] as [(String, String?)] {
+            let zone = LocalTimeZone.resolve(environment: ["TZ": tz], zoneinfo: zoneinfo)
+            #expect(zone.name == "UTC" && zone.secondsFromGMT(for: Date()) == 0 && zone.unreadable == tz)
+        }
+        #expect(LocalTimeZone.resolve(environment: ["TZ": "UTC"]).unreadable == nil)
         #expect(LocalTimeZone.resolve(environment: [:], localtime: "/nonexistent") == .utc)
         #expect(LocalTimeZone.fixed(secondsFromGMT: -16_200).name == "UTC-04:30")
     }

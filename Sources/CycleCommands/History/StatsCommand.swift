@@ -14,7 +14,7 @@ public struct StatsCommand: Sendable {
     public static let help = """
         usage: cycletrack stats [--db FILE | --config FILE] [--appliance ID] [--since WHEN] [--until WHEN]
                                 [--program P] [--outcome O] [--source S]
-                                [--by appliance|program|week|month] [--format table|json|csv]
+                                [--by appliance|program|week] [--format table|json|csv]
 
         Summarises stored cycles per group (default: per appliance).
 
@@ -30,16 +30,10 @@ public struct StatsCommand: Sendable {
           pushes             calls per cycle, median and maximum (for a replay recorded
                              with --record, the calls it planned)
           energy             kWh per cycle (median) and in total, where recorded
-          cost               cost per cycle (median) and in total, where a price was
-                             known (config "price": a fixed price per kWh, or a price
-                             entity read during the cycle), in its currency
-
-        Per program, each appliance's program is its own row: a washer's and a dryer's
-        "Cotton" are two programs.
 
         --db, --config, --appliance, --since, --until, --program, --outcome, --source and
         --format work as for 'cycletrack query'; weeks are ISO weeks (2026-W45) of the
-        local start time, months (2026-11) too. json and csv give durations in seconds.
+        local start time. json and csv give durations in seconds.
 
         """
 
