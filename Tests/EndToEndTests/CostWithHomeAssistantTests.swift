@@ -87,17 +87,22 @@ struct CostWithHomeAssistantTests {
         let cycle = try #require(try store.cycles(matching: CycleFilter(applianceID: "plug_washer")).first)
         let cost = try #require(cycle.cost, "the cycle has a cost")
         #expect(cycle.currency == "EUR")
-        // The cycle's own rows: the one before its start is the state it started from.
-        let observations = try store.observations(cycleID: cycle.id).filter { $0.cycleID == cycle.id }
-        let readings = observations.map { observation in
-            (at: observation.at, watts: observation.states[Role.power.rawValue].flatMap(Double.init),
+        // What HA showed from the start to the end: the row before the start is the state the
+        // cycle started in (a plug's start is confirmed seconds after the power rose), and the
+        // last row holds until the end.
+        let observations = try store.observations(cycleID: cycle.id)
+        var readings = observations.map { observation in
+            (at: max(observation.at, cycle.startedAt), watts: observation.states[Role.power.rawValue].flatMap(Double.init),
              price: observation.states[Role.price.rawValue].flatMap(Double.init))
         }
+        let end = try #require(cycle.endedAt)
+        if let last = readings.last, last.at < end { readings.append((at: end, watts: last.watts, price: last.price)) }
         let prices = Set(readings.compactMap(\.price))
         #expect(prices.count >= 2, "the price changed while the cycle ran: \(prices.sorted())")
         let expected = Self.integral(readings)
         #expect(expected > 1, "a few euros: \(expected)")
-        #expect(abs(cost - expected) < 0.01, "stored \(cost), integral \(expected)")
+        let shown = readings.map { "\(NumberText.fixed($0.at.timeIntervalSince(cycle.startedAt), decimals: 2)) s: \($0.watts.map { String($0) } ?? "-") W at \($0.price.map { String($0) } ?? "-")" }
+        #expect(abs(cost - expected) < 0.01, "stored \(cost), integral \(expected), readings: \(shown.joined(separator: "; "))")
         let csv = try CycletrackProcess.run(["query", "--db", database, "--format", "csv"])
         #expect(csv.stdout.contains(",EUR"), "\(csv.stdout)")
     }
