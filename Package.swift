@@ -39,6 +39,7 @@ let package = Package(
                 .embedInCode("0002_superseded_pushes.sql"),
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
+                .embedInCode("0005_holds_replays_and_cost.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.
@@ -103,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CycleCommandsTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",

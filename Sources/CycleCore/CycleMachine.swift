@@ -118,6 +118,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             case .error: outcome = .failed
             case .aborting: outcome = .aborted
             }
+            running.cycle.accumulateCost(observation)
             if let energy = observation.energy { running.cycle.energyLatest = energy }
             running.cycle.integratePower(observation)
             state = .idle
@@ -148,6 +149,7 @@ extension CycleMachine.Running {
             view.temperature = temperature
             view.temperatureUnit = observation.temperatureUnit
         }
+        cycle.accumulateCost(observation)
         if let energy = observation.energy {
             if cycle.energyAtStart == nil { cycle.energyAtStart = energy }
             cycle.energyLatest = energy

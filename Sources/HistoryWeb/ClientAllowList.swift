@@ -6,7 +6,7 @@ import Glibc
 /// empty, else only these. In the add-on the list is the Supervisor's ingress proxy
 /// (172.30.32.2), so only Home Assistant's "Open Web UI" reaches the page.
 ///
-/// Checked in libmicrohttpd's accept policy, before a byte of the request is read.
+/// Checked for each request: a client outside the list is answered 403.
 public struct ClientAllowList: Sendable, Equatable {
     /// The allowed addresses as raw bytes: 4 for IPv4, 16 for IPv6.
     let addresses: [[UInt8]]
@@ -54,8 +54,27 @@ public struct ClientAllowList: Sendable, Equatable {
         }
     }
 
+    /// `192.168.1.9` or `::1`, for the log line of a refused client.
+    static func text(of address: UnsafePointer<sockaddr>) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let family = Int32(address.pointee.sa_family)
+        let written: UnsafePointer<CChar>? = if family == AF_INET {
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                var bytes = pointer.pointee.sin_addr
+                return inet_ntop(AF_INET, &bytes, &buffer, socklen_t(buffer.count))
+            }
+        } else {
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var bytes = pointer.pointee.sin6_addr
+                return inet_ntop(AF_INET6, &bytes, &buffer, socklen_t(buffer.count))
+            }
+        }
+        guard written != nil else { return "an unknown address" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The address's bytes (network order), or nil when it isn't an IPv4 or IPv6 literal.
-    static func parse(_ text: String) -> [UInt8]? {
+    public static func parse(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { Array($0) } }
         var v6 = in6_addr()

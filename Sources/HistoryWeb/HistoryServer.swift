@@ -7,9 +7,11 @@ import Glibc
 /// The history page's HTTP server: GNU libmicrohttpd with its own polling thread,
 /// answering each request with `respond` on that thread, one request at a time.
 ///
-/// Faces a network, so it is bounded: a few connections at once, a small memory pool
-/// per connection (a request whose headers don't fit gets libmicrohttpd's 431), an idle
-/// timeout, only GET and HEAD, and clients outside `allow` refused at accept time.
+/// Faces a network, so it is bounded: a limited number of connections at once, a small
+/// memory pool per connection (a request whose headers don't fit gets libmicrohttpd's
+/// 431), a short per-connection timeout (a client that sends half a request and stops
+/// is dropped after it, and holds no slot others need), only GET and HEAD, and clients
+/// outside `allow` answered 403, each such address told to `refused` once.
 public final class HistoryServer: Sendable {
     /// Where and how it listens.
     public struct Settings: Sendable {
@@ -19,12 +21,13 @@ public final class HistoryServer: Sendable {
         public var port: UInt16
         /// The client addresses allowed; empty allows every client.
         public var allow: [String]
-        /// Connections served at once; more wait in the kernel's backlog.
-        public var connectionLimit = 16
+        /// Connections served at once; more wait in the kernel's backlog. Idle and
+        /// half-sent connections count, so the limit is well above what a page needs.
+        public var connectionLimit = 128
         /// Bytes per connection for the request line, headers and buffers.
         public var connectionMemory = 32 * 1024
-        /// Seconds an idle connection is kept.
-        public var timeoutSeconds = 15
+        /// Seconds a connection may stay idle (or half-sent) before it is closed.
+        public var timeoutSeconds = 5
 
         public init(listen: String = "127.0.0.1", port: UInt16, allow: [String] = []) {
             self.listen = listen
@@ -39,12 +42,28 @@ public final class HistoryServer: Sendable {
         let allow: ClientAllowList
         let respond: @Sendable (HistoryRequest) -> HistoryResponse
         let served: (@Sendable (HistoryRequest, Int) -> Void)?
+        let refused: (@Sendable (String) -> Void)?
+        /// The refused addresses already told to `refused`.
+        let told = Mutex<Set<String>>([])
 
         init(allow: ClientAllowList, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
-             served: (@Sendable (HistoryRequest, Int) -> Void)?) {
+             served: (@Sendable (HistoryRequest, Int) -> Void)?, refused: (@Sendable (String) -> Void)?) {
             self.allow = allow
             self.respond = respond
             self.served = served
+            self.refused = refused
+        }
+
+        /// Whether the connection's client may be answered; a refused address is told
+        /// to `refused` the first time only.
+        func admits(_ connection: OpaquePointer) -> Bool {
+            guard !allow.allowsEveryone else { return true }
+            guard let address = cct_mhd_client_address(connection) else { return false }
+            let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+            guard !allow.allows(address, length: length) else { return true }
+            let text = ClientAllowList.text(of: address)
+            if told.withLock({ $0.insert(text).inserted }) { refused?(text) }
+            return false
         }
     }
 
@@ -61,10 +80,12 @@ public final class HistoryServer: Sendable {
     /// - Parameters:
     ///   - respond: writes the response to a request; called on the server's thread.
     ///   - served: told of each request answered and its status (for a log line).
+    ///   - refused: told of each client address outside `allow`, once per address.
     public init(_ settings: Settings, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
-                served: (@Sendable (HistoryRequest, Int) -> Void)? = nil) throws(HistoryServerError) {
+                served: (@Sendable (HistoryRequest, Int) -> Void)? = nil,
+                refused: (@Sendable (String) -> Void)? = nil) throws(HistoryServerError) {
         let allow = try ClientAllowList(settings.allow)
-        let context = Context(allow: allow, respond: respond, served: served)
+        let context = Context(allow: allow, respond: respond, served: served, refused: refused)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
         let address: UnsafeMutableRawPointer
         let family: Int32
@@ -130,15 +151,19 @@ public final class HistoryServer: Sendable {
 
     // MARK: libmicrohttpd callbacks
 
-    private static let acceptPolicy: MHD_AcceptPolicyCallback = { pointer, address, length in
-        guard let pointer, let address else { return .NO }
-        let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
-        return context.allow.allows(address, length: length) ? .YES : .NO
+    /// Every IPv4 or IPv6 client is accepted: one outside `allow` is answered 403 (an empty
+    /// reply told it nothing, and nothing was logged).
+    private static let acceptPolicy: MHD_AcceptPolicyCallback = { _, address, _ in
+        guard let family = address?.pointee.sa_family else { return .NO }
+        return Int32(family) == AF_INET || Int32(family) == AF_INET6 ? .YES : .NO
     }
 
     private static let handleRequest: MHD_AccessHandlerCallback = { pointer, connection, url, method, _, _, _, _ in
         guard let pointer, let connection else { return .NO }
         let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+        guard context.admits(connection) else {
+            return queue(HistoryResponse.forbidden, on: connection)
+        }
         var arguments: [String: String] = [:]
         withUnsafeMutablePointer(to: &arguments) { arguments in
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { pointer, _, key, value in
@@ -156,6 +181,12 @@ public final class HistoryServer: Sendable {
         // Answered on the first call, with the headers: a GET or HEAD has no body to wait for,
         // and any other method is refused without reading one.
         let answer = context.respond(request)
+        let queued = queue(answer, on: connection)
+        context.served?(request, answer.status)
+        return queued
+    }
+
+    private static func queue(_ answer: HistoryResponse, on connection: OpaquePointer) -> MHD_Result {
         var body = Array(answer.body.utf8)
         guard let response = body.withUnsafeMutableBytes({ bytes in
             MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, .RESPMEM_MUST_COPY)
@@ -165,8 +196,6 @@ public final class HistoryServer: Sendable {
         for header in HistoryResponse.standardHeaders + answer.headers {
             _ = MHD_add_response_header(response, header.name, header.value)
         }
-        let queued = MHD_queue_response(connection, UInt32(answer.status), response)
-        context.served?(request, answer.status)
-        return queued
+        return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 }

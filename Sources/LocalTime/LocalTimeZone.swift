@@ -23,6 +23,9 @@ public struct LocalTimeZone: Sendable, Equatable {
     public let isKnown: Bool
     private let source: Source
 
+    /// The value of `$TZ` that names no zone (the times are UTC), or nil when the zone is known.
+    public var unreadable: String? { isKnown ? nil : name }
+
     private enum Source: Sendable, Equatable {
         /// Always this many seconds east of UTC.
         case fixed(Int)

@@ -259,6 +259,8 @@ struct DeployTests {
             "http.listen": "0.0.0.0",
             "http.port": String(defaults.httpPort),
             "http.allow": "[172.30.32.2]",
+            // No price: no cost, as without the key.
+            "price": "{}",
         ])
         #expect(defaults.httpListen == "127.0.0.1" && defaults.httpAllow.isEmpty)
         let ingressPort = try #require(try addOnConfig()["ingress_port"])

@@ -75,7 +75,7 @@ import Testing
     }
 
     static let statsErrors: [([String], ExitCode, String)] = [
-        (["--by", "month"], .usage, "--by expects one of appliance|program|week, got 'month'"),
+        (["--by", "fortnight"], .usage, "--by expects one of appliance|program|week|month, got 'fortnight'"),
         (["--outcome", "done"], .usage, "--outcome expects one of finished|aborted|failed|lost|open"),
         (["--since", "soon"], .usage, "--since expected"),
     ]

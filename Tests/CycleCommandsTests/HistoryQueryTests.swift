@@ -34,8 +34,8 @@ import Testing
         let fixture = try HistoryFixture()
         #expect(try fixture.query(["--format", "json", "--since", "2026-11-03", "--until", "2026-11-04T08:00:01Z"]) == #"""
             [
-              {"id": 3, "appliance": "dishwasher", "program": "intensive_70", "program_name": "intensive_70", "started_at": "2026-11-04T08:00:00Z", "ended_at": null, "duration_seconds": null, "outcome": null, "pushes": 1, "energy_kwh": null, "first_predicted_finish": "2026-11-04T09:00:00Z", "last_predicted_finish": null, "max_progress": 40, "source": "run"},
-              {"id": 2, "appliance": "washer", "program": "Cotton, \"Eco\" 40", "program_name": "Cotton, \"Eco\" 40", "started_at": "2026-11-03T08:00:00Z", "ended_at": "2026-11-03T08:45:00Z", "duration_seconds": 2700, "outcome": "aborted", "pushes": 3, "energy_kwh": null, "first_predicted_finish": "2026-11-03T09:15:00Z", "last_predicted_finish": null, "max_progress": 100, "source": "run"}
+              {"id": 3, "appliance": "dishwasher", "program": "intensive_70", "program_name": "intensive_70", "started_at": "2026-11-04T08:00:00Z", "ended_at": null, "duration_seconds": null, "outcome": null, "pushes": 1, "energy_kwh": null, "first_predicted_finish": "2026-11-04T09:00:00Z", "last_predicted_finish": null, "max_progress": 40, "source": "run", "cost": null, "currency": null},
+              {"id": 2, "appliance": "washer", "program": "Cotton, \"Eco\" 40", "program_name": "Cotton, \"Eco\" 40", "started_at": "2026-11-03T08:00:00Z", "ended_at": "2026-11-03T08:45:00Z", "duration_seconds": 2700, "outcome": "aborted", "pushes": 3, "energy_kwh": null, "first_predicted_finish": "2026-11-03T09:15:00Z", "last_predicted_finish": null, "max_progress": 100, "source": "run", "cost": null, "currency": null}
             ]
 
             """#)
@@ -45,8 +45,8 @@ import Testing
     @Test func csvQuotesAsRFC4180() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.query(["--format", "csv", "--limit", "3", "--appliance", "washer"]) == """
-            id,appliance,program,program_name,started_at,ended_at,duration_seconds,outcome,pushes,energy_kwh,first_predicted_finish,last_predicted_finish,max_progress,source
-            2,washer,"Cotton, ""Eco"" 40","Cotton, ""Eco"" 40",2026-11-03T08:00:00Z,2026-11-03T08:45:00Z,2700,aborted,3,,2026-11-03T09:15:00Z,,100,run
+            id,appliance,program,program_name,started_at,ended_at,duration_seconds,outcome,pushes,energy_kwh,first_predicted_finish,last_predicted_finish,max_progress,source,cost,currency
+            2,washer,"Cotton, ""Eco"" 40","Cotton, ""Eco"" 40",2026-11-03T08:00:00Z,2026-11-03T08:45:00Z,2700,aborted,3,,2026-11-03T09:15:00Z,,100,run,,
 
             """)
         #expect(try fixture.query(["--format", "csv", "--program", "eco_50", "--limit", "1"]).split(separator: "\n").last?

@@ -14,15 +14,15 @@ import Testing
     @Test func byAppliance() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.stats([]) == """
-            appliance   cycles  finished     median         p90  estimate error  abs error  corrected  pushes  max pushes    energy  total energy
+            appliance   cycles  finished     median         p90  estimate error  abs error  corrected  pushes  max pushes    energy  total energy  cost  total cost
             dishwasher       3         2  2 h 7 min  2 h 14 min          +1 min      5 min      5 min      10          12  0.96 kWh      1.92 kWh
             washer           1         0     45 min      45 min                                             3           3
 
             """)
         #expect(try fixture.stats(["--format", "json"]) == """
             [
-              {"appliance": "dishwasher", "cycles": 3, "finished": 2, "median_duration_seconds": 7620, "p90_duration_seconds": 8040, "median_estimate_error_seconds": 60, "median_abs_estimate_error_seconds": 300, "median_abs_corrected_error_seconds": 300, "median_pushes": 10, "max_pushes": 12, "median_energy_kwh": 0.96, "total_energy_kwh": 1.92},
-              {"appliance": "washer", "cycles": 1, "finished": 0, "median_duration_seconds": 2700, "p90_duration_seconds": 2700, "median_estimate_error_seconds": null, "median_abs_estimate_error_seconds": null, "median_abs_corrected_error_seconds": null, "median_pushes": 3, "max_pushes": 3, "median_energy_kwh": null, "total_energy_kwh": null}
+              {"appliance": "dishwasher", "cycles": 3, "finished": 2, "median_duration_seconds": 7620, "p90_duration_seconds": 8040, "median_estimate_error_seconds": 60, "median_abs_estimate_error_seconds": 300, "median_abs_corrected_error_seconds": 300, "median_pushes": 10, "max_pushes": 12, "median_energy_kwh": 0.96, "total_energy_kwh": 1.92, "median_cost": null, "total_cost": null, "currency": null},
+              {"appliance": "washer", "cycles": 1, "finished": 0, "median_duration_seconds": 2700, "p90_duration_seconds": 2700, "median_estimate_error_seconds": null, "median_abs_estimate_error_seconds": null, "median_abs_corrected_error_seconds": null, "median_pushes": 3, "max_pushes": 3, "median_energy_kwh": null, "total_energy_kwh": null, "median_cost": null, "total_cost": null, "currency": null}
             ]
 
             """)
@@ -34,9 +34,9 @@ import Testing
     @Test func byWeekAsCSV() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.stats(["--by", "week", "--format", "csv"]) == """
-            week,cycles,finished,median_duration_seconds,p90_duration_seconds,median_estimate_error_seconds,median_abs_estimate_error_seconds,median_abs_corrected_error_seconds,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh
-            2026-W44,1,1,7200,7200,360,360,360,10,10,1.1,1.1
-            2026-W45,3,1,5370,8040,-240,240,240,3,12,0.82,0.82
+            week,cycles,finished,median_duration_seconds,p90_duration_seconds,median_estimate_error_seconds,median_abs_estimate_error_seconds,median_abs_corrected_error_seconds,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh,median_cost,total_cost,currency
+            2026-W44,1,1,7200,7200,360,360,360,10,10,1.1,1.1,,,
+            2026-W45,3,1,5370,8040,-240,240,240,3,12,0.82,0.82,,,
 
             """)
     }
@@ -44,10 +44,10 @@ import Testing
     @Test func byProgramWithFilters() throws {
         let fixture = try HistoryFixture()
         #expect(try fixture.stats(["--by", "program", "--since", "2026-11-02", "--format", "csv"]) == """
-            program,program_name,cycles,finished,median_duration_seconds,p90_duration_seconds,median_estimate_error_seconds,median_abs_estimate_error_seconds,median_abs_corrected_error_seconds,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh
-            "Cotton, ""Eco"" 40","Cotton, ""Eco"" 40",1,0,2700,2700,,,,3,3,,
-            eco_50,eco_50,1,1,8040,8040,-240,240,240,12,12,0.82,0.82
-            intensive_70,intensive_70,1,0,,,,,,1,1,,
+            program,program_name,appliance,cycles,finished,median_duration_seconds,p90_duration_seconds,median_estimate_error_seconds,median_abs_estimate_error_seconds,median_abs_corrected_error_seconds,median_pushes,max_pushes,median_energy_kwh,total_energy_kwh,median_cost,total_cost,currency
+            eco_50,eco_50,dishwasher,1,1,8040,8040,-240,240,240,12,12,0.82,0.82,,,
+            intensive_70,intensive_70,dishwasher,1,0,,,,,,1,1,,,,,
+            "Cotton, ""Eco"" 40","Cotton, ""Eco"" 40",washer,1,0,2700,2700,,,,3,3,,,,,
 
             """)
         #expect(try fixture.stats(["--appliance", "oven"]) == "no cycles match\n")

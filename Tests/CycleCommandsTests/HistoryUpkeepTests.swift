@@ -82,7 +82,7 @@ import Testing
         #expect(table.contains("10 min    finished       0          demo"), "\(table)")
         #expect(try fixture.query(["--source", "demo", "--format", "csv"]).split(separator: "\n").count == 2)
         #expect(try fixture.query(["--source", "run", "--format", "csv", "--limit", "0"]).split(separator: "\n").count == 5)
-        #expect(try fixture.stats(["--source", "demo", "--format", "csv"]).hasSuffix("\nwasher,1,1,600,600,,,,0,0,,\n"))
+        #expect(try fixture.stats(["--source", "demo", "--format", "csv"]).hasSuffix("\nwasher,1,1,600,600,,,,0,0,,,,,\n"))
     }
 
     @Test func aRecordedReplaysPlannedCallsCountAsItsPushes() throws {
@@ -91,8 +91,11 @@ import Testing
         let replayed = try store.openCycle(applianceID: "dishwasher", program: "eco_50", startedAt: t(0), source: .replay)
         for index in 0..<5 {
             _ = try store.recordPush(cycleID: replayed, applianceID: "dishwasher", at: t(Double(index)), kind: .quiet,
-                                     reason: "test", body: "{}", status: .notSent)
+                                     reason: "test", body: "{}", status: .replayed)
         }
+        // And one the replay's planner held back: not among its pushes.
+        _ = try store.recordPush(cycleID: replayed, applianceID: "dishwasher", at: t(9), kind: .quiet,
+                                 reason: "cycle budget", body: "{}", status: .notSent)
         try store.closeCycle(id: replayed, endedAt: t(3_600), outcome: .finished, energyEnd: nil)
         let run = try store.openCycle(applianceID: "dishwasher", program: "eco_50", startedAt: t(7_200), source: .run)
         _ = try store.recordPush(cycleID: run, applianceID: "dishwasher", at: t(7_200), kind: .start, reason: "start", body: "{}", status: .sent)
@@ -101,7 +104,7 @@ import Testing
         #expect(try store.cycle(id: run)?.pushes == 1, "a run's held-back call is not a push")
         let stats = try StatsCommand(arguments: ["--db", files.path(), "--by", "program", "--source", "replay", "--format", "csv"],
                                      environment: [:], timeZone: .utc).run(now: t(86_400))
-        #expect(stats.hasSuffix("\neco_50,Eco 50,1,1,3600,3600,,,,5,5,,\n"), "\(stats)")
+        #expect(stats.hasSuffix("\neco_50,Eco 50,dishwasher,1,1,3600,3600,,,,5,5,,,,,\n"), "\(stats)")
     }
 
     // MARK: prune

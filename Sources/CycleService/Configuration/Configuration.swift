@@ -37,6 +37,12 @@ public struct Configuration: Sendable {
     public var httpListen = "127.0.0.1"
     public var httpPort = 8099
     public var httpAllow: [String] = []
+    /// `price`: a fixed price per kWh and its currency, and an HA price entity (a dynamic
+    /// tariff) every appliance follows as its `price` role unless it names its own
+    /// (docs/REFERENCE.md, "Energy and cost").
+    public var pricePerKWh: Double?
+    public var priceCurrency: String?
+    public var priceEntity: String?
 
     public init(source: String) {
         self.source = source
@@ -54,6 +60,8 @@ public struct Configuration: Sendable {
         settings.target = target
         settings.texts = texts
         settings.mobileDeliveries = mobileDeliveries
+        settings.pricePerKWh = pricePerKWh
+        settings.currency = priceCurrency
         return settings
     }
 

@@ -11,7 +11,7 @@ import Glibc
 public enum ConfigurationLoader {
     static let topKeys = [
         "home_assistant", "database", "history", "updates", "poll", "supernotify", "discover", "entities", "target",
-        "texts", "appliances", "http", "quiet_hours", "presence_wait_hours", "people",
+        "texts", "appliances", "http", "quiet_hours", "presence_wait_hours", "people", "price",
     ]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
@@ -40,7 +40,8 @@ public enum ConfigurationLoader {
         var keys = Set(topKeys)
         keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "history.keep_days",
                         "poll.active_seconds", "poll.idle_seconds", "supernotify.mobile_deliveries",
-                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow"])
+                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow",
+                        "price.per_kwh", "price.currency", "price.entity"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
@@ -135,6 +136,7 @@ public enum ConfigurationLoader {
                 throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
             }
         }
+        try readPrice(top, into: &config)
         config.discover = try top.bool("discover") ?? true
         config.entities = try top.bool("entities") ?? true
         config.target = try top.stringList("target")
@@ -154,6 +156,17 @@ public enum ConfigurationLoader {
             }
         }
         return config
+    }
+
+    /// `price`: a fixed price per kWh and its currency, and a price entity (docs/REFERENCE.md, "Energy and cost").
+    private static func readPrice(_ top: ObjectReader, into config: inout Configuration) throws(ConfigurationError) {
+        guard let price = try top.object("price", allowed: ["per_kwh", "currency", "entity"]) else { return }
+        config.pricePerKWh = try price.number("per_kwh", in: 0...1_000)
+        config.priceCurrency = try price.string("currency").flatMap { $0.isEmpty ? nil : $0 }
+        config.priceEntity = try price.string("entity").flatMap { $0.isEmpty ? nil : $0 }
+        if let entity = config.priceEntity, !entity.contains(".") {
+            throw price.invalid("entity", "expects an entity id like \"sensor.electricity_price\", found \"\(entity)\"")
+        }
     }
 
     private static func readAppliance(_ object: ObjectReader, config: Configuration) throws(ConfigurationError) -> ApplianceConfiguration {

@@ -34,13 +34,16 @@ public enum ApplianceDirectory {
                     + (config.discover ? " and discovery found no device for it" : " (discovery is off)")
                     + "; set 'entities.\(role)'")
             }
+            if entities[.price] == nil, !configured.unmapped.contains(.price) { entities[.price] = config.priceEntity }
             tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered"))
         }
         for device in discovered ?? [] where !claimed.contains(device.deviceID) {
             guard !tracked.contains(where: { $0.id == device.applianceID }) else { continue }
             var settings = config.defaultSettings(id: device.applianceID, name: device.name)
             settings.profile = device.profile
-            tracked.append(TrackedAppliance(settings: settings, entities: device.entities, origin: "discovered"))
+            var entities = device.entities
+            if entities[.price] == nil { entities[.price] = config.priceEntity }
+            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: "discovered"))
         }
         return tracked
     }

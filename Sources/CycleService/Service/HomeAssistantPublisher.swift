@@ -114,6 +114,9 @@ final class HomeAssistantPublisher {
                     data.append(("ended_at", .string(ISOTime.format(at))))
                     data.append(("duration_seconds", Self.seconds(duration)))
                     data.append(("energy_kwh", energy))
+                    let cost = cycle?.cost(fixedPrice: settings?.pricePerKWh).flatMap { NumberText.isPlausible($0) ? $0 : nil }
+                    data.append(("cost", cost.map { JSONValue.double(($0 * 10_000).rounded() / 10_000) } ?? .null))
+                    data.append(("currency", (cycle?.currency ?? settings?.currency).map(JSONValue.string) ?? .null))
                     data.append(("pushes", pushes))
                     data.append(("estimate_error_seconds", Self.seconds(estimateError)))
                     fire("cycletrack_cycle_ended", data)

@@ -141,7 +141,8 @@ public actor Runner {
         log: Log,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
     ) throws(StoreError) {
-        let store = try HistoryStore(path: databasePath, busyTimeoutMilliseconds: options.storeBusyTimeoutMilliseconds)
+        let store = try HistoryStore(path: databasePath, busyTimeoutMilliseconds: options.storeBusyTimeoutMilliseconds,
+                                     acceptEmptyFile: true)
         self.store = store
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,

@@ -1,19 +1,16 @@
-import CycleHistory
-import HomeAssistantAPI
-import CycleService
 import CycleCore
 /// One value of a `query` or `stats` record, written the same way wherever it appears:
 /// in JSON as a number, string or null; in CSV as text, empty for null.
-enum ReportValue: Equatable {
+public enum ReportValue: Equatable, Sendable {
     case null
     case int(Int)
     case number(Double)
     case string(String)
 
     /// A record: keys in output order.
-    typealias Record = [(key: String, value: ReportValue)]
+    public typealias Record = [(key: String, value: ReportValue)]
 
-    var json: String {
+    public var json: String {
         switch self {
         case .null: "null"
         case .int(let value): String(value)
@@ -22,7 +19,7 @@ enum ReportValue: Equatable {
         }
     }
 
-    var csv: String {
+    public var csv: String {
         switch self {
         case .null: ""
         case .int(let value): String(value)
@@ -36,16 +33,16 @@ enum ReportValue: Equatable {
         NumberText.plain(value)
     }
 
-    static func jsonString(_ text: String) -> String { JSONValue.quoted(text) }
+    public static func jsonString(_ text: String) -> String { JSONValue.quoted(text) }
 
     /// RFC 4180: a field holding a comma, a quote, CR or LF is quoted, its quotes doubled.
-    static func csvField(_ text: String) -> String {
+    public static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
     /// A JSON array of `records`, one object per line.
-    static func jsonDocument(_ records: [Record]) -> String {
+    public static func jsonDocument(_ records: [Record]) -> String {
         guard !records.isEmpty else { return "[]\n" }
         let lines = records.map { record in
             "  {" + record.map { "\(jsonString($0.key)): \($0.value.json)" }.joined(separator: ", ") + "}"
@@ -56,7 +53,7 @@ enum ReportValue: Equatable {
     /// A CSV document: a header row of `columns`, then one row per record. Lines end
     /// in LF rather than RFC 4180's CRLF: the output is for shells and scripts on
     /// Unix, and every CSV reader accepts LF.
-    static func csvDocument(columns: [String], _ records: [Record]) -> String {
+    public static func csvDocument(columns: [String], _ records: [Record]) -> String {
         var text = columns.map(csvField).joined(separator: ",") + "\n"
         for record in records {
             text += record.map(\.value.csv).joined(separator: ",") + "\n"
