@@ -45,7 +45,7 @@ let package = Package(
         // The history in SQLite: connection, migrator, records, queries.
         .target(
             name: "CycleHistory",
-            dependencies: ["CycleCore", "CSQLite", "Migrations"]
+            dependencies: ["CycleCore", "LocalTime", "CSQLite", "Migrations"]
         ),
         // Local time for tables and the page: the C library's zone (tzset, localtime_r)
         // behind one lock, and how times and durations are written.
@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryWebTests",
-            dependencies: ["CycleHistory", "CycleService", "HistoryWeb", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
         ),
         .testTarget(
             name: "CycleCommandsTests",

@@ -1,3 +1,4 @@
+import LocalTime
 import CycleCore
 import CycleHistory
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import LocalTime
 import CycleHistory
 import FoundationEssentials
 
