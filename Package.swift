@@ -39,6 +39,7 @@ let package = Package(
                 .embedInCode("0002_superseded_pushes.sql"),
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
+                .embedInCode("0006_units_and_rests.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.

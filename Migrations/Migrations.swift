@@ -27,5 +27,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._003_shown_finish_and_reminders_sql, as: UTF8.self)),
         Migration(version: 4, name: "appliance_profile",
                   sql: String(decoding: PackageResources._004_appliance_profile_sql, as: UTF8.self)),
+        Migration(version: 6, name: "units_and_rests",
+                  sql: String(decoding: PackageResources._006_units_and_rests_sql, as: UTF8.self)),
     ]
 }

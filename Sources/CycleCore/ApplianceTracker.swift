@@ -93,7 +93,12 @@ public struct ApplianceTracker: Sendable {
         var budget = budget
         var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
         var observation = observation.reading(as: settings.profile)
-        if settings.profile == .plug { observation = power.read(observation, settings: settings.power) }
+        var transitionAt: Date?
+        if settings.profile == .plug {
+            let wasRunning = power.running
+            observation = power.read(observation, settings: settings.power, learnedRest: learnedRest)
+            if power.running != wasRunning { transitionAt = power.transitionAt }
+        }
         let reported = observation
         observation = estimated(observation)
         if let closed = UnloadReminder.isClosed(observation.door) {
@@ -107,7 +112,7 @@ public struct ApplianceTracker: Sendable {
         }
         let history = self.history
         let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-        for event in machine.observe(observation, correction: correction) {
+        for event in machine.observe(observation, correction: correction, transitionAt: transitionAt) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
         markEstimate(observation, reported: reported)
@@ -144,8 +149,11 @@ public struct ApplianceTracker: Sendable {
 
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
     private var plugDeadline: Date? {
-        settings.profile == .plug ? power.deadline(settings.power) : nil
+        settings.profile == .plug ? power.deadline(settings.power, learnedRest: learnedRest) : nil
     }
+
+    /// The appliance's longest rest inside a cycle, learned from its history.
+    private var learnedRest: Double? { settings.learned?.longestRest }
 
     private mutating func fireDeadlines(through limit: Date, inclusive: Bool, budget: inout DailyBudget)
         -> [TrackerEffect] {
@@ -157,14 +165,16 @@ public struct ApplianceTracker: Sendable {
                 effects += fired.effects
                 continue
             }
-            if plugDeadline == due, let confirmed = power.expire(at: due, settings: settings.power) {
-                let history = self.history
-                let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-                let estimate = estimated(confirmed)
-                for event in machine.observe(estimate, correction: correction) {
-                    effects += perform(event, at: due, budget: &budget)
+            if plugDeadline == due {
+                if let confirmed = power.expire(at: due, settings: settings.power, learnedRest: learnedRest) {
+                    let history = self.history
+                    let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
+                    let estimate = estimated(confirmed)
+                    for event in machine.observe(estimate, correction: correction, transitionAt: power.transitionAt) {
+                        effects += perform(event, at: due, budget: &budget)
+                    }
+                    markEstimate(estimate, reported: confirmed)
                 }
-                markEstimate(estimate, reported: confirmed)
                 if let next = nextDeadline, next <= due { break }
                 continue
             }
@@ -191,7 +201,7 @@ public struct ApplianceTracker: Sendable {
             reminder = nil
             budget.openCycles += 1
             var effects: [TrackerEffect] = [.cycleStarted(at: cycle.startedAt, program: cycle.program)]
-            effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget)
+            effects += planner.start(&cycle, view: machine.view ?? CycleView(), at: at, settings: settings, budget: &budget)
             machine.cycle = cycle
             return effects
         case .changed:
@@ -200,7 +210,8 @@ public struct ApplianceTracker: Sendable {
             machine.cycle = cycle
             return effects
         case .ended(var cycle, let endedAt, let outcome):
-            var effects = planner.end(&cycle, at: endedAt, outcome: outcome, settings: settings, budget: &budget)
+            if settings.profile == .plug { cycle.longestRestSeconds = power.longestRest }
+            var effects = planner.end(&cycle, at: max(at, endedAt), outcome: outcome, settings: settings, budget: &budget)
             budget.openCycles = max(0, budget.openCycles - 1)
             lastEndedCycle = cycle
             effects.append(.cycleEnded(at: endedAt, outcome: outcome))

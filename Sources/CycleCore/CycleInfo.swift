@@ -27,6 +27,9 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     /// Its progress and finish time were estimated from the appliance's past cycles
     /// (`LearnedDurations`), not reported; nil when not (and in older snapshots).
     public var progressEstimated: Bool?
+    /// A smart plug's longest rest inside the cycle (below `off_watts` with more of the cycle
+    /// after it), in seconds: what the appliance's next cycles may rest (PowerCycleDetector).
+    public var longestRestSeconds: Double?
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
 

@@ -18,7 +18,8 @@ import FoundationEssentials
 ///   timestamp, taken as the finish time). Otherwise the first one whose id says `remain`
 ///   is the remaining time, else the first; the next is the elapsed time. (Miele registers
 ///   remaining, elapsed, then start time in this order; ids only break the tie.)
-/// - door: a `sensor` whose options contain `open` and `closed`.
+/// - door: a `sensor` whose options contain `open` and `closed`, else a `binary_sensor` of
+///   device class `door` (Miele, Whirlpool, Electrolux: `on` is open).
 /// - program: a `select` whose options are mostly program keys (containing `_program_`
 ///   or starting with `dishcare_`, `laundry_care_`, `cooking_`, `consumer_products_`).
 ///   Home Connect has two: the active and the selected program. The one whose id
@@ -122,7 +123,10 @@ public enum ApplianceRoleRecognizer {
                 take(.elapsedTime) { $0.first(where: isDuration) }
             }
         }
-        take(.door) { $0.first { $0.domain == "sensor" && hasOptions($0, ["open", "closed"]) } }
+        take(.door) { candidates in
+            candidates.first { $0.domain == "sensor" && hasOptions($0, ["open", "closed"]) }
+                ?? candidates.first { $0.domain == "binary_sensor" && $0.deviceClass == "door" }
+        }
         take(.program) { candidates in
             let programs = candidates.filter(isProgramSelect)
             return programs.first { $0.id.contains("active") } ?? programs.first
