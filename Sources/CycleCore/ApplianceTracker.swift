@@ -100,7 +100,7 @@ public struct ApplianceTracker: Sendable {
             if power.running != wasRunning { transitionAt = power.transitionAt }
         }
         let reported = observation
-        observation = estimated(observation)
+        observation = estimated(observation, transitionAt: transitionAt)
         if let closed = UnloadReminder.isClosed(observation.door) {
             doorClosed = closed
             if !closed { reminder = nil }
@@ -135,10 +135,12 @@ public struct ApplianceTracker: Sendable {
 
     /// The observation with a progress and a finish time from the learned durations,
     /// where it reports neither (LearnedDurations); the cycle starts at its time when none is open.
-    private func estimated(_ observation: Observation) -> Observation {
+    /// `transitionAt`: when a cycle this observation starts really began (a plug's load).
+    private func estimated(_ observation: Observation, transitionAt: Date? = nil) -> Observation {
         guard let learned = settings.learned else { return observation }
         let cycle = machine.cycle
-        return learned.estimating(observation, startedAt: cycle?.startedAt ?? observation.at, program: cycle?.program)
+        let startedAt = cycle?.startedAt ?? transitionAt ?? observation.at
+        return learned.estimating(observation, startedAt: startedAt, program: cycle?.program)
     }
 
     /// Marks the open cycle's progress as estimated once an estimate was taken into it.
@@ -169,7 +171,7 @@ public struct ApplianceTracker: Sendable {
                 if let confirmed = power.expire(at: due, settings: settings.power, learnedRest: learnedRest) {
                     let history = self.history
                     let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-                    let estimate = estimated(confirmed)
+                    let estimate = estimated(confirmed, transitionAt: power.transitionAt)
                     for event in machine.observe(estimate, correction: correction, transitionAt: power.transitionAt) {
                         effects += perform(event, at: due, budget: &budget)
                     }

@@ -61,7 +61,7 @@ public enum ApplianceRoleRecognizer {
         var devices: [DiscoveredDevice] = []
         var skipped: [SkippedDevice] = []
         for record in records {
-            let name = record.name ?? record.model ?? record.id
+            let name = displayName(record)
             guard let applianceID = applianceID(forDeviceID: record.id) else {
                 skipped.append(SkippedDevice(deviceID: record.id, name: name,
                                              reason: "device id gives no appliance id: expected letters, digits, _ or -"))
@@ -91,6 +91,15 @@ public enum ApplianceRoleRecognizer {
                                             entities: entities, units: units, profile: profile))
         }
         return DiscoveryResult(devices: devices, skipped: skipped)
+    }
+
+    /// The HA device's name (`name_by_user`, else `name`, as the template gives it), else its
+    /// maker and model ("LG WM3600HWA"), else its id: never a name made from the integration.
+    static func displayName(_ record: DiscoveryRecord) -> String {
+        func given(_ text: String?) -> String? { text.flatMap { $0.contains { !$0.isWhitespace } ? $0 : nil } }
+        if let name = given(record.name) { return name }
+        let made = [record.manufacturer, record.model].compactMap(given)
+        return made.isEmpty ? record.id : made.joined(separator: " ")
     }
 
     /// The entity id per role among `entities` (see the rules above).
