@@ -54,6 +54,20 @@ import Testing
         #expect(Observation(at: zero, raw: [.remainingTime: "150"], profile: .electrolux).finishTime == minute(150))
     }
 
+    // MARK: The other brands, paused and nasty
+
+    @Test(arguments: [BrandProfile.miele, .lgThinQ, .smartThings, .whirlpool], ["paused", "nasty"])
+    func everyBrandEndsOnTimeThroughPausesReconnectsAndUnknownTimes(profile: BrandProfile, scenario: String) throws {
+        let (result, _) = try Fixture.replay("\(profile.rawValue)-\(scenario).jsonl", Fixture.settings("washer", profile))
+        let pause = scenario == "paused" ? 10.0 : 0
+        #expect(result.cycles.map(\.outcome) == [.finished])
+        #expect(result.cycles.first?.startedAt == minute(3))
+        #expect(result.cycles.first?.endedAt == minute(3 + 90 + pause).addingTimeInterval(30))
+        #expect(Self.kinds(result) == [.start, .clear, .end])
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+        if profile == .miele { #expect(result.cycles.first?.program == "cottons") }
+    }
+
     // MARK: A run that ends without its brand's end state
 
     @Test func aCancelledWhirlpoolRunIsAbortedAndTheNextRunIsItsOwnCycle() throws {
