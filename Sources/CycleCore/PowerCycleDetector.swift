@@ -101,8 +101,12 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         lastUnits = observation.units
         var read = observation
         guard let watts = observation.power else {
+            // As for a state entity: what was under way doesn't carry over an outage.
             aboveSince = nil
+            restSince = nil
+            zeroSince = nil
             loadSince = nil
+            restBursts = 0
             read.operation = .unavailable
             return read
         }
@@ -114,7 +118,9 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             aboveSince = since
             if at.timeIntervalSince(since) >= startWait(settings) { start(at: since) }
         } else {
-            if aboveSince != nil, endedAt != nil { burstsAfterEnd += 1 }
+            if aboveSince != nil, let endedAt, at.timeIntervalSince(endedAt) < settings.burstWindowSeconds {
+                burstsAfterEnd += 1
+            }
             aboveSince = nil
         }
         read.operation = .known(state)

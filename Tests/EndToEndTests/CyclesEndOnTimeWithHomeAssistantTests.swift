@@ -31,33 +31,6 @@ struct CyclesEndOnTimeWithHomeAssistantTests {
             """)
     }
 
-    /// The appliance's Supernotify calls in order: start, quiet, clear or end.
-    private func kinds(of applianceID: String) throws -> [String] {
-        let tag = NotificationTag.live(applianceID: applianceID)
-        return try ha.supernotifyCalls().compactMap { call in
-            let extra = call.data["extra_data"] as? [String: Any] ?? [:]
-            guard let callTag = extra["mobile_push_notification_tag"] as? String, callTag.hasPrefix(tag) else { return nil }
-            if extra["mobile_push_clear_notification"] as? Bool == true { return "clear" }
-            if callTag.hasSuffix("_end") { return "end" }
-            return extra["silent"] as? Bool == true ? "quiet" : "start"
-        }
-    }
-
-    private func waitFor(_ kind: String, of applianceID: String, timeout: Double = 30) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let seen = try kinds(of: applianceID)
-            if seen.contains(kind) { return seen }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return try kinds(of: applianceID)
-    }
-
-    private func storedCycles() throws -> [[String: Any]] {
-        let query = try CycletrackProcess.run(["query", "--db", database, "--format", "json"])
-        return try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
-    }
-
     private func time(_ value: Any?) -> Date? { (value as? String).flatMap(ISOTime.parse) }
 
     @Test("An AEG washer: discovered by its device's name, its states matched as shown, its time to end in minutes")
@@ -85,13 +58,13 @@ struct CyclesEndOnTimeWithHomeAssistantTests {
             #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
             try await Task.sleep(for: .seconds(2.5))
         }
-        let seen = try await waitFor("end", of: id)
+        let seen = try await ha.callKinds(of: id, once: "end")
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
         #expect(seen.first == "start" && seen.suffix(2) == ["clear", "end"], "\(seen)")
         #expect(seen.filter { $0 == "clear" }.count == 1 && seen.filter { $0 == "end" }.count == 1, "\(seen)")
         #expect(!service.stderrSoFar.contains("unrecognised operation state"), "\(service.stderrSoFar)")
-        let stored = try storedCycles()
+        let stored = try storedCycles(database: database)
         #expect(stored.count == 1)
         #expect(stored.first?["outcome"] as? String == "finished")
         // 9000 s to end, shown as 150 min: the finish is two and a half hours out, not two minutes.
@@ -127,16 +100,16 @@ struct CyclesEndOnTimeWithHomeAssistantTests {
             try await Task.sleep(for: .seconds(1.2))
             try await watts(0.8)
         }
-        let seen = try await waitFor("end", of: "plug_dryer")
+        let seen = try await ha.callKinds(of: "plug_dryer", once: "end")
         try await watts(0)
         try await Task.sleep(for: .seconds(2))
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
-        let after = try kinds(of: "plug_dryer")
+        let after = try ha.callKinds(of: "plug_dryer")
         #expect(seen.first == "start" && seen.suffix(2) == ["clear", "end"], "\(seen)")
         #expect(after.filter { $0 == "start" }.count == 1 && after.filter { $0 == "clear" }.count == 1
             && after.filter { $0 == "end" }.count == 1, "\(after)")
-        let stored = try storedCycles()
+        let stored = try storedCycles(database: database)
         #expect(stored.count == 1, "\(stored)")
         #expect(stored.first?["outcome"] as? String == "finished")
         let ended = try #require(time(stored.first?["ended_at"]), "\(stored)")
