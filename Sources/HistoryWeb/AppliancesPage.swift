@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// `./`: each appliance now, with what its phones show: the running cycle's progress
 /// bar and finish time, or the last cycle and how it ended.

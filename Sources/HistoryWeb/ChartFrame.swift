@@ -1,6 +1,7 @@
 import CycleHistory
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// The plotting area of one SVG chart: its size, margins and the value ranges on each
 /// axis, turning values into coordinates. Everything is drawn in a fixed `viewBox`

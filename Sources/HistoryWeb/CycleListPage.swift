@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// `cycles`: the stored cycles, newest first, filtered as `cycletrack query` filters
 /// them; the filters are the form's fields and the form submits to the page itself.

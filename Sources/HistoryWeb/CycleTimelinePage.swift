@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// `cycle?id=N`: one cycle over time. A chart of the progress Home Assistant showed,
 /// with every Supernotify call marked on it by kind (held-back calls hollow); a chart

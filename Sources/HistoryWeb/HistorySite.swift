@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// The history page's pages, by path, rendered from the history file: `./` (the
 /// appliances now), `cycles`, `cycle?id=N` and `programs`. Each request opens the file

@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// What every page needs besides the store: the clock reading of the request, the
 /// zone times are shown in, and the appliances' names.

@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// `programs`: per program, what `cycletrack stats --by program` says (duration median
 /// and p90, the first finish estimate's error, pushes per cycle, energy), with two small

@@ -5,6 +5,7 @@ import CycleCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import LocalTime
 #endif
 
 /// `cycletrack demo`: the real runner, planner and store against a simulated

@@ -4,6 +4,7 @@ import CycleService
 import CycleCore
 import HistoryWeb
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack run`: the service. Runs until SIGTERM or SIGINT, then lets the call in
 /// flight finish, commits, and exits 0.

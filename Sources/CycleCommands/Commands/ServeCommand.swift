@@ -3,6 +3,7 @@ import CycleService
 import CycleCore
 import HistoryWeb
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack serve`: the history page alone, over a history file, until SIGTERM or
 /// SIGINT: to browse a history without running the service (a copy, a replayed one).

@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// The demo's stand-in for Home Assistant: answers polls from the simulated appliances
 /// at the accelerated clock's time.

@@ -5,6 +5,7 @@ import CycleCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import LocalTime
 #endif
 
 /// `cycletrack prune`: deletes old cycles with their observations and pushes, and

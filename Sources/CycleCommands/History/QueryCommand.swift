@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack query`: the cycle history, newest first, as a table, JSON or CSV.
 /// Opens the database read-only, so it works while `run` writes to it.
@@ -62,7 +63,7 @@ public struct QueryCommand: Sendable {
         programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
         let parsed: Arguments
-        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: "query", extra: ["limit"], environment: environment)
+        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: .query, extra: ["limit"], environment: environment)
         let count = try parsed.int("limit", in: 0...Int(Int32.max)) ?? (options.format == .table ? Self.tablePage : 0)
         limit = count == 0 ? nil : count
         self.timeZone = timeZone ?? LocalTimeZone.resolve(environment: environment)

@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack stats`: per appliance, program or ISO week, how many cycles ran, how
 /// long they took, how good the first finish-time estimate was, how many calls each
@@ -54,7 +55,7 @@ public struct StatsCommand: Sendable {
         programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
         let parsed: Arguments
-        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: "stats", extra: ["by"], environment: environment)
+        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: .stats, extra: ["by"], environment: environment)
         let by = try parsed.choice("by", Grouping.allCases.map(\.rawValue), default: Grouping.appliance.rawValue)
         // `choice` only returns one of the raw values.
         grouping = Grouping(rawValue: by) ?? .appliance

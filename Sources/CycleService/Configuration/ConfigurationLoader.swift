@@ -101,7 +101,10 @@ public enum ConfigurationLoader {
             config.tokenFile = try ha.string("token_file")
             config.caFile = try ha.string("ca_file")
             if let caFile = config.caFile, !FileManager.default.fileExists(atPath: caFile) {
-                throw ha.invalid("ca_file", "names \(caFile), which does not exist")
+                // Never repeated when it may be the token, pasted in the wrong key.
+                throw ha.invalid("ca_file", TokenShape.looksLikeToken(caFile)
+                    ? "names no file, and its value looks like a token (not shown here); expected a PEM file of CA certificates"
+                    : "names \(caFile), which does not exist")
             }
         }
         config.database = try top.string("database")

@@ -53,6 +53,9 @@ final class HomeAssistantPublisher {
         self.log = log
     }
 
+    /// The entity of the day's calls: their count, the limit, what is left.
+    static let pushesTodayEntityID = "sensor.cycletrack_pushes_today"
+
     /// The entity id for an appliance: HA's ids are lowercase letters, digits and `_`.
     static func entityID(for applianceID: String) -> String {
         let cleaned = applianceID.lowercased().map { character -> Character in
@@ -142,7 +145,7 @@ final class HomeAssistantPublisher {
             (Self.entityID(for: id), stateBody(id, household: household))
         }
         let calls = household.callsCounted(on: now)
-        states.append(("sensor.cycletrack_pushes_today", JSONObject([
+        states.append((Self.pushesTodayEntityID, JSONObject([
             ("state", .int(calls)),
             ("attributes", .object(JSONObject([
                 ("limit", .int(household.dailyLimit)), ("left", .int(max(0, household.dailyLimit - calls))),

@@ -50,7 +50,7 @@ extension Runner {
     }
 
     /// The entity cycletrack keeps in HA for the day's calls.
-    static let ownEntity = "sensor.cycletrack_pushes_today"
+    static let ownEntity = HomeAssistantPublisher.pushesTodayEntityID
 
     /// The last ended cycle of each appliance, for its entity's attributes.
     func rememberLastCycles() {

@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small tmpfs of its own (root only): fills up and frees on request, unmounted when released.
+public final class TinyFileSystem: @unchecked Sendable {
+    public let path: String
+    private let filler: String
+
+    /// Nil (the test returns early, passing vacuously only where it cannot run) when not
+    /// root or when mounting is not allowed; such a run prints why.
+    public init?(megabytes: Int) throws {
+        path = NSTemporaryDirectory() + "cycletrack-tmpfs-\(UUID().uuidString)"
+        filler = path + "/filler"
+        guard getuid() == 0 else {
+            print("skipped: a tmpfs needs root")
+            return nil
+        }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard Self.shell("mount -t tmpfs -o size=\(megabytes)m tmpfs '\(path)'") else {
+            print("skipped: mount -t tmpfs is not allowed here")
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
+        }
+    }
+
+    deinit {
+        _ = Self.shell("umount '\(path)'")
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Writes a file until the file system is full.
+    public func fill() {
+        guard !FileManager.default.fileExists(atPath: filler) else { return }
+        let descriptor = open(filler, O_WRONLY | O_CREAT, 0o600)
+        guard descriptor >= 0 else { return }
+        let block = [UInt8](repeating: 0, count: 64 * 1024)
+        while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        close(descriptor)
+    }
+
+    public func free() { unlink(filler) }
+
+    /// Remounts read-only (or read-write again).
+    public func remount(readOnly: Bool) -> Bool { Self.shell("mount -o remount,\(readOnly ? "ro" : "rw") '\(path)'") }
+
+    static func shell(_ command: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command + " 2>/dev/null"]
+        do { try process.run() } catch { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
