@@ -5,7 +5,8 @@ import Testing
 
 /// Other brands and smart plugs against a real Home Assistant 2024.3.3: a Miele washing
 /// machine (the `miele` stand-in, found by discovery and read with the miele profile) and
-/// a washer on a smart plug (a template power sensor, configured with its one entity).
+/// a washer on a smart plug (a template power sensor, configured with its one entity); an
+/// AEG washer and a plug dryer in BrandsWithHomeAssistantTests+OnTime.swift.
 @Suite(
     "Other brands and smart plugs against a real Home Assistant",
     .serialized,
@@ -22,9 +23,9 @@ struct BrandsWithHomeAssistantTests {
         scratch = try Scratch()
     }
 
-    private var database: String { scratch.path + "/history.sqlite" }
+    var database: String { scratch.path + "/history.sqlite" }
 
-    private func config(_ rest: String) -> String {
+    func config(_ rest: String) -> String {
         scratch.write("cycletrack.json", """
             {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
              "updates": "poll", "poll": {"active_seconds": 1, "idle_seconds": 1}, \(rest)}

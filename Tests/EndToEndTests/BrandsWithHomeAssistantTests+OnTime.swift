@@ -2,35 +2,12 @@ import CycleCore
 import Foundation
 import Testing
 
-/// Issue 21 against a real Home Assistant: an AEG washing machine from the
-/// `electrolux_status` stand-in (states title-cased as the HACS integration shows them,
-/// its time to end in seconds shown in minutes, a door binary sensor), and a dryer on a
-/// smart plug whose anti-crease bursts neither extend its cycle nor start another.
-@Suite(
-    "Cycles end on time against a real Home Assistant",
-    .serialized,
-    .enabled(if: HomeAssistantProcess.shouldRun,
-             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available"))
-)
-struct CyclesEndOnTimeWithHomeAssistantTests {
-    let ha: HomeAssistantProcess
-    let scratch: Scratch
-
-    init() async throws {
-        ha = try HomeAssistantProcess()
-        try await ha.start()
-        scratch = try Scratch()
-    }
-
-    private var database: String { scratch.path + "/history.sqlite" }
-
-    private func config(_ rest: String) -> String {
-        scratch.write("cycletrack.json", """
-            {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
-             "updates": "poll", "poll": {"active_seconds": 1, "idle_seconds": 1}, \(rest)}
-            """)
-    }
-
+/// Issue 21 against a real Home Assistant (the suite's HA, config and database): an AEG
+/// washing machine from the `electrolux_status` stand-in (states title-cased as the HACS
+/// integration shows them, its time to end in seconds shown in minutes, a door binary
+/// sensor), and a dryer on a smart plug whose anti-crease bursts neither extend its cycle
+/// nor start another.
+extension BrandsWithHomeAssistantTests {
     private func time(_ value: Any?) -> Date? { (value as? String).flatMap(ISOTime.parse) }
 
     @Test("An AEG washer: discovered by its device's name, its states matched as shown, its time to end in minutes")
