@@ -40,6 +40,7 @@ let package = Package(
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
                 .embedInCode("0005_holds_replays_and_cost.sql"),
+                .embedInCode("0007_units_and_rests.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.
