@@ -9,15 +9,69 @@ hass by itself when its own parent (the test process) goes away, e.g. after a
 crash: SIGTERM, then SIGKILL 20 s later. Exits with hass's exit status.
 It also clears the signal mask it inherited (see main), without which SIGTERM
 would never reach hass.
+
+Before hass starts it writes CONFIG_DIR/.storage/http (Home Assistant 2026.x keeps
+its http settings there, see pin_http_storage); older releases read `http:` from
+configuration.yaml and have no such store.
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import sys
 import time
+from datetime import datetime, timezone
 
 KILL_AFTER_SECONDS = 20.0
+
+
+def pin_http_storage(arguments: list[str]) -> None:
+    """Writes the http store of HA 2026.x so that it listens where configuration.yaml
+    says (`http: server_port`) and on 127.0.0.1 only, as its *stable* config.
+
+    Left to itself, 2026.x stages the YAML `http:` block as a *pending* trial on the
+    first start; unless promoted within 5 minutes HA restarts to revert it, which
+    without a supervisor means `hass` exits, and a later start listens on all
+    interfaces on the built-in default. Written before every start (mode 0600), so a
+    test's restarts never depend on what HA left there. Built from HA's own schema,
+    so every key has the value HA itself would store.
+    """
+    try:
+        from homeassistant.components.http import config as http_config
+    except ImportError:
+        return  # before 2026.x: http: comes from configuration.yaml only
+    if not hasattr(http_config, "HTTP_STORAGE_SCHEMA"):
+        return
+    config_dir = arguments[arguments.index("-c") + 1]
+    with open(os.path.join(config_dir, "configuration.yaml"), encoding="utf-8") as file:
+        found = re.search(r"^http:\n(?:[ \t]+.*\n)*?[ \t]+server_port:[ \t]*(\d+)", file.read(), re.MULTILINE)
+    if found is None:
+        raise SystemExit(f"run_hass: no 'http: server_port:' in {config_dir}/configuration.yaml")
+    stable = dict(http_config.HTTP_STORAGE_SCHEMA({"server_host": ["127.0.0.1"], "server_port": int(found[1])}))
+    stable.update({
+        http_config.HTTP_CONFIG_CREATED_AT: datetime.now(timezone.utc).isoformat(),
+        http_config.HTTP_CONFIG_ERROR: None,
+        http_config.HTTP_CONFIG_ERROR_MESSAGE: None,
+    })
+    document = {
+        "version": http_config.STORAGE_VERSION,
+        "minor_version": http_config.STORAGE_MINOR_VERSION,
+        "key": http_config.STORAGE_KEY,
+        "data": {
+            http_config.KEY_STABLE: stable,
+            http_config.KEY_PENDING: None,
+            http_config.KEY_YAML_MIGRATION_DONE: True,
+        },
+    }
+    storage = os.path.join(config_dir, ".storage")
+    os.makedirs(storage, mode=0o700, exist_ok=True)
+    path = os.path.join(storage, "http")
+    descriptor = os.open(path + ".tmp", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        json.dump(document, file, indent=2, default=lambda value: getattr(value, "value", str(value)))
+    os.replace(path + ".tmp", path)
 
 
 def main() -> int:
@@ -32,6 +86,8 @@ def main() -> int:
         os.setpgid(0, 0)
     except PermissionError:
         pass
+    if "-c" in sys.argv:
+        pin_http_storage(sys.argv)
     parent = os.getppid()
     child = os.fork()
     if child == 0:
