@@ -26,7 +26,7 @@ struct SubscribeEntitiesRecordingTests {
         "sensor.dishwasher_door", "select.dishwasher_active_program", probe,
     ]
     /// What the test does to the appliance, step by step, through the home_connect stand-in.
-    static let steps: [(String, [String: Any])] = [
+    static var steps: [(String, [String: Any])] { [
         ("a program starts", ["operation_state": "run", "progress": 0, "finish_time": "2026-11-02T11:37:00+00:00",
                               "program": "dishcare_dishwasher_program_eco_50"]),
         ("progress 40", ["progress": 40]),
@@ -36,7 +36,7 @@ struct SubscribeEntitiesRecordingTests {
         ("it is back and finishes", ["operation_state": "finished", "progress": 100]),
         ("the door opens", ["door": "open"]),
         ("ready again", ["operation_state": "ready", "program": NSNull()]),
-    ]
+    ] }
 
     static func fixtureURL(_ version: String) -> URL {
         HomeAssistantProcess.repositoryRoot.appendingPathComponent("Tests/CycleTrackTests/Fixtures/subscribe-entities-\(version).json")

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# A Debian forky root with Home Assistant 2026.11.0 (Python 3.14) for cycletrack's
-# end-to-end tests and the integration's pytest suite. Built from Debian's mirror and
-# PyPI by the tests themselves, cached outside the repository, rebuilt only when its
-# inputs change. See docs/TESTING.md.
+# A Debian forky root (Python 3.14) with Home Assistant 2026.11.0 for cycletrack's
+# end-to-end tests, and a second venv for the integration's pytest suite. Built from
+# Debian's mirror and PyPI by the tests themselves, cached outside the repository,
+# rebuilt only when its inputs change. See docs/TESTING.md.
 #
 #   scripts/ha/forky-root.sh ensure              build the root if it is missing or its inputs changed
-#   scripts/ha/forky-root.sh run [--bind DIR]... -- COMMAND [ARG...]
+#   scripts/ha/forky-root.sh run [--venv hass|pytest] [--bind DIR]... -- COMMAND [ARG...]
 #                                                run COMMAND inside the root (ensures it first):
 #                                                the repository, /tmp and DIRs are visible at
 #                                                the same paths, the working directory is kept
-#                                                when it is visible, PATH starts with the venv
-#                                                (`python`, `hass`, `pytest` are HA's)
+#                                                when it is visible, PATH starts with a venv:
+#                                                hass (default): /opt/homeassistant, HA 2026.11.0;
+#                                                pytest: /opt/homeassistant-pytest,
+#                                                pytest-homeassistant-custom-component 0.13.375
+#                                                and the HA it pins, 2026.10.4 (none pins 2026.11.0)
+#   scripts/ha/forky-root.sh pytest [ARG...]     = run --venv pytest -- python -m pytest ARG...
 #   scripts/ha/forky-root.sh status              exit 0 when the root is built and current; says why not
 #   scripts/ha/forky-root.sh path                print the root's directory
-#   scripts/ha/forky-root.sh venv                print the venv's path inside the root (/opt/homeassistant)
+#   scripts/ha/forky-root.sh venv [hass|pytest]  print that venv's path inside the root
 #   scripts/ha/forky-root.sh rebuild             throw the root away and build it again
 #
 # Examples:
-#   scripts/ha/forky-root.sh run -- python -m pytest integration/tests -q
+#   scripts/ha/forky-root.sh pytest integration/tests -q
 #   scripts/ha/forky-root.sh run -- hass --version
 #
 # Where: $CYCLETRACK_HA_ROOT, else ${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2026.11.0-root.
@@ -34,12 +38,13 @@ set -euo pipefail
 HA_VERSION="2026.11.0"
 SUITE="forky"
 # pytest-homeassistant-custom-component: no release pins homeassistant==2026.11.0 (the
-# newest, 0.13.375, pins 2026.10.4). It is installed without its dependencies; its test
-# tools keep their pins, everything HA already has keeps HA 2026.11.0's version.
+# newest, 0.13.375, pins 2026.10.4, and does not import under 2026.11.0), so it has its
+# own venv with the HA it pins. Set this to the release for 2026.11 when there is one.
 PHCC_VERSION="0.13.375"
 # Debian packages inside the root (debootstrap brings python3, python3-venv, ca-certificates).
 DEBIAN_PACKAGES=(python3-dev build-essential libffi-dev libssl-dev libturbojpeg0 libjpeg62-turbo tzdata)
 VENV_IN_ROOT="/opt/homeassistant"
+PYTEST_VENV_IN_ROOT="/opt/homeassistant-pytest"
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -69,18 +74,21 @@ debian_inputs() {
 # decide what is installed.
 venv_inputs() {
   printf 'homeassistant==%s phcc==%s closure=%s\n' "$HA_VERSION" "$PHCC_VERSION" \
-    "$(cat "$HERE/requirements_closure.py" "$HERE/requirements-extra-2026.11.txt" | sha256sum | cut -c1-16)"
+    "$(cat "$HERE/build-venv.sh" "$HERE/requirements_closure.py" "$HERE/requirements-extra-2026.11.txt" | sha256sum | cut -c1-16)"
 }
 
 inputs() { debian_inputs; venv_inputs; }
 
-is_current() { [[ -f "$MARKER" && -x "$ROOT$VENV_IN_ROOT/bin/hass" && "$(cat "$MARKER")" == "$(inputs)" ]]; }
+is_current() {
+  [[ -f "$MARKER" && -x "$ROOT$VENV_IN_ROOT/bin/hass" && -x "$ROOT$PYTEST_VENV_IN_ROOT/bin/python" \
+     && "$(cat "$MARKER")" == "$(inputs)" ]]
+}
 
 status() {
   if [[ ! -d "$ROOT" ]]; then echo "no root at $ROOT (scripts/ha/forky-root.sh ensure builds it)"; return 1; fi
   if [[ ! -f "$MARKER" ]]; then echo "the root at $ROOT is unfinished (no marker)"; return 1; fi
   if ! is_current; then echo "the root at $ROOT was built from other inputs (ensure rebuilds it)"; return 1; fi
-  echo "Home Assistant $HA_VERSION is ready in $ROOT (venv $VENV_IN_ROOT)"
+  echo "Home Assistant $HA_VERSION is ready in $ROOT (venvs $VENV_IN_ROOT, $PYTEST_VENV_IN_ROOT)"
 }
 
 # ---- Entering the root -------------------------------------------------------------
@@ -115,10 +123,11 @@ in_root() {
     /bin/sh -c 'cd "$0" && exec "$@"' "$cwd" /usr/bin/env "${envs[@]}" "$@"
 }
 
-base_env() {
+base_env() {  # [venv]
+  local venv="${1:-$VENV_IN_ROOT}"
   printf '%s\n' HOME=/root LANG=C.UTF-8 \
-    "PATH=$VENV_IN_ROOT/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-    "VIRTUAL_ENV=$VENV_IN_ROOT" PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+    "PATH=$venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+    "VIRTUAL_ENV=$venv" PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
     SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
 }
 
@@ -181,9 +190,10 @@ build_venv() {
   mkdir -p "$pip_cache"
   BINDS=("$pip_cache")
   remove_tree "${ROOT:?}$VENV_IN_ROOT"
-  say "step 3/4: venv $VENV_IN_ROOT, homeassistant==$HA_VERSION twice (the second time under its package_constraints.txt), what the loaded integrations need, pytest-homeassistant-custom-component $PHCC_VERSION"
+  remove_tree "${ROOT:?}$PYTEST_VENV_IN_ROOT"
+  say "step 3/4: venvs: $VENV_IN_ROOT, homeassistant==$HA_VERSION twice (the second time under its package_constraints.txt) and what the loaded integrations need; $PYTEST_VENV_IN_ROOT, pytest-homeassistant-custom-component $PHCC_VERSION"
   ( in_root "${envs[@]}" "PIP_CACHE_DIR=$pip_cache" -- \
-      /bin/bash "$HERE/build-venv.sh" "$HA_VERSION" "$PHCC_VERSION" "$VENV_IN_ROOT" "$REPO" ) \
+      /bin/bash "$HERE/build-venv.sh" "$HA_VERSION" "$PHCC_VERSION" "$VENV_IN_ROOT" "$PYTEST_VENV_IN_ROOT" "$REPO" ) \
     || die "building the venv failed (above)"
 }
 
@@ -230,22 +240,29 @@ case "$command" in
   ensure) ensure; status >&2 ;;
   status) status ;;
   path) echo "$ROOT" ;;
-  venv) echo "$VENV_IN_ROOT" ;;
+  venv) case "${1:-hass}" in hass) echo "$VENV_IN_ROOT" ;; pytest) echo "$PYTEST_VENV_IN_ROOT" ;;
+          *) die "venv: hass or pytest, not '$1'" ;; esac ;;
   rebuild) need_root; remove_tree "$ROOT"; remove_tree "$ROOT.building"; build; status >&2 ;;
-  run)
+  run|pytest)
+    venv="$VENV_IN_ROOT"
+    if [[ "$command" == pytest ]]; then
+      set -- --venv pytest -- python -m pytest "$@"
+    fi
     while [[ $# -gt 0 && "$1" != "--" ]]; do
       case "$1" in
         --bind) [[ $# -ge 2 ]] || die "--bind needs a directory"; BINDS+=("$(cd "$2" && pwd)"); shift 2 ;;
-        *) die "run: unknown option '$1' (usage: run [--bind DIR]... -- COMMAND [ARG...])" ;;
+        --venv) case "${2:-}" in hass) venv="$VENV_IN_ROOT" ;; pytest) venv="$PYTEST_VENV_IN_ROOT" ;;
+                  *) die "--venv: hass or pytest, not '${2:-}'" ;; esac; shift 2 ;;
+        *) die "run: unknown option '$1' (usage: run [--venv hass|pytest] [--bind DIR]... -- COMMAND [ARG...])" ;;
       esac
     done
-    [[ $# -ge 2 ]] || die "run: no command (usage: run [--bind DIR]... -- COMMAND [ARG...])"
+    [[ $# -ge 2 ]] || die "run: no command (usage: run [--venv hass|pytest] [--bind DIR]... -- COMMAND [ARG...])"
     shift
     need_root
     ensure
-    mapfile -t envs < <(base_env; passed_env)
+    mapfile -t envs < <(base_env "$venv"; passed_env)
     in_root "${envs[@]}" -- "$@"
     ;;
-  -h|--help|help) sed -n '2,33p' "$0" ;;
-  *) die "unknown command '${command}' (ensure, run, status, path, venv, rebuild; --help)" ;;
+  -h|--help|help) sed -n '2,37p' "$0" ;;
+  *) die "unknown command '${command}' (ensure, run, pytest, status, path, venv, rebuild; --help)" ;;
 esac
