@@ -213,9 +213,15 @@ build() {
     remove_tree "$ROOT"
     mv "$ROOT.building" "$ROOT"
   else
-    say "the Debian part is current; rebuilding only the venv"
+    say "the Debian part is current"
   fi
-  build_venv
+  if [[ "$(cat "$ROOT/.cycletrack-venv-inputs" 2>/dev/null)" != "$(venv_inputs)" ]]; then
+    rm -f "$ROOT/.cycletrack-venv-inputs"
+    build_venv
+    venv_inputs >"$ROOT/.cycletrack-venv-inputs"
+  else
+    say "the venvs are current (a failed smoke start is tried again)"
+  fi
   say "step 4/4: a smoke start of hass on the fixture config"
   BINDS=()
   ( mapfile -t envs < <(base_env)

@@ -13,6 +13,12 @@ would never reach hass.
 Before hass starts it writes CONFIG_DIR/.storage/http (Home Assistant 2026.x keeps
 its http settings there, see pin_http_storage); older releases read `http:` from
 configuration.yaml and have no such store.
+
+Home Assistant 2026.x's HTTP client resolves names through an mDNS resolver that opens
+UDP 5353 on every interface (multicast, beyond 127.0.0.1) as soon as any integration
+makes a client session. For the tests that is swapped for aiohttp's plain resolver
+(see without_mdns): hass then runs in this script's child process (same `hass` entry
+point, `homeassistant.__main__.main`) instead of being exec'ed.
 """
 from __future__ import annotations
 
@@ -74,6 +80,47 @@ def pin_http_storage(arguments: list[str]) -> None:
     os.replace(path + ".tmp", path)
 
 
+def without_mdns() -> bool:
+    """Replaces HA's mDNS-capable DNS resolver with aiohttp's threaded one (the tests
+    resolve no .local names, and nothing may listen beyond 127.0.0.1). False when this
+    HA has no such resolver (before 2025), so hass can simply be exec'ed."""
+    try:
+        from homeassistant.helpers import aiohttp_client
+    except ImportError:
+        return False
+    if not hasattr(aiohttp_client, "_async_make_resolver"):
+        return False
+    import aiohttp
+
+    class PlainResolver(aiohttp.ThreadedResolver):
+        """Shared by every session: closed only when HA closes (as HA's own is)."""
+
+        async def close(self) -> None:
+            return None
+
+        async def real_close(self) -> None:
+            await aiohttp.ThreadedResolver.close(self)
+
+    aiohttp_client._async_make_resolver = lambda hass: PlainResolver()
+    return True
+
+
+def run_hass(arguments: list[str]) -> None:
+    """In the child: runs hass, in-process when its resolver had to be swapped."""
+    if without_mdns():
+        from homeassistant.__main__ import main as hass_main
+
+        sys.argv = [arguments[0], *arguments[1:]]
+        try:
+            code = hass_main()
+        except SystemExit as exit:
+            code = exit.code if isinstance(exit.code, int) else 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    os.execv(arguments[0], arguments)
+
+
 def main() -> int:
     if len(sys.argv) < 2:
         print("usage: run_hass.py HASS [ARGUMENTS...]", file=sys.stderr)
@@ -92,7 +139,7 @@ def main() -> int:
     child = os.fork()
     if child == 0:
         try:
-            os.execv(sys.argv[1], sys.argv[1:])
+            run_hass(sys.argv[1:])
         finally:
             os._exit(127)
 
