@@ -208,7 +208,7 @@ final class HomeAssistantProcess: @unchecked Sendable {
             terminate(graceSeconds: 10)
             throw HomeAssistantTestError("\(error)\n--- last lines of \(logFile.path) ---\n\(logTail())")
         }
-        let test = Test.current.map { "\"\($0.name)\"" } ?? "(no test)"
+        let test = Test.current.map { "\"\($0.displayName ?? $0.name)\"" } ?? "(no test)"
         print("HomeAssistantProcess: Home Assistant \(version) at \(url) for \(test)")
     }
 
