@@ -97,7 +97,9 @@ let package = Package(
             name: "CycleServiceTests",
             // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)
             // and the exit code a ConfigurationError maps to (Configuration*Tests).
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"],
+            // The subscribe_entities exchange recorded from a real Home Assistant, read by path.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HistoryWebTests",
