@@ -40,6 +40,7 @@ let package = Package(
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
                 .embedInCode("0005_holds_replays_and_cost.sql"),
+                .embedInCode("0007_units_and_rests.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.
@@ -96,7 +97,9 @@ let package = Package(
             name: "CycleServiceTests",
             // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)
             // and the exit code a ConfigurationError maps to (Configuration*Tests).
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"],
+            // The subscribe_entities exchange recorded from a real Home Assistant, read by path.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HistoryWebTests",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The deployment tests: builds the container image and the Home Assistant add-on
 # image from their Dockerfiles with Podman, then runs each against a real Home
-# Assistant (the end-to-end tests' HA 2024.3.3 with its stand-ins) and plays a whole
+# Assistant (the end-to-end tests' HA 2026.11.0 in the forky root of
+# scripts/ha/forky-root.sh, with its stand-ins) and plays a whole
 # dishwasher cycle through it. Takes minutes; .ci/run runs it after the main suite.
 #
 #   scripts/test-deploy.sh
@@ -77,7 +78,10 @@ cleanup() {
 trap cleanup EXIT
 say "cycletrack $VERSION; toolchain $SWIFT_TOOLCHAIN; logs in $WORK"
 
-# ---- Home Assistant (the end-to-end tests' venv; cached) ----------------------------
+# ---- Home Assistant (the end-to-end tests' forky root and venv; cached) ---------------
+# HA 2026.11.0 runs in the forky root; live_test.py itself runs with the 2024.3.3 venv's
+# Python (aiohttp, PyYAML), because it drives Podman on this machine.
+scripts/ha/forky-root.sh ensure || { say "FAILED: scripts/ha/forky-root.sh ensure"; FAILED=$((FAILED + 1)); finish; }
 scripts/ha/setup.sh || { say "FAILED: scripts/ha/setup.sh"; FAILED=$((FAILED + 1)); finish; }
 VENV="${CYCLETRACK_HA_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3}"
 
@@ -148,7 +152,7 @@ done
 
 # ---- Live: both images against a real Home Assistant --------------------------------
 "$VENV/bin/python" scripts/deploy/live_test.py \
-  --venv "$VENV" --work "$WORK" --results "$WORK/live-results" \
+  --venv "$VENV" --ha-root "$ROOT/scripts/ha/forky-root.sh" --work "$WORK" --results "$WORK/live-results" \
   --container-image "$CONTAINER_IMAGE" --addon-image "$ADDON_IMAGE" \
   --podman "${P[*]}" --ulimits "${L[*]}"
 live_status=$?

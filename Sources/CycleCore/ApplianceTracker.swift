@@ -105,9 +105,14 @@ public struct ApplianceTracker: Sendable {
         var budget = budget
         var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
         var observation = observation.reading(as: settings.profile)
-        if settings.profile == .plug { observation = power.read(observation, settings: settings.power) }
+        var transitionAt: Date?
+        if settings.profile == .plug {
+            let wasRunning = power.running
+            observation = power.read(observation, settings: settings.power, learnedRest: learnedRest)
+            if power.running != wasRunning { transitionAt = power.transitionAt }
+        }
         let reported = observation
-        observation = estimated(observation)
+        observation = estimated(observation, transitionAt: transitionAt)
         if let closed = UnloadReminder.isClosed(observation.door) {
             doorClosed = closed
             if !closed {
@@ -122,7 +127,7 @@ public struct ApplianceTracker: Sendable {
         }
         let history = self.history
         let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-        for event in machine.observe(observation, correction: correction) {
+        for event in machine.observe(observation, correction: correction, transitionAt: transitionAt) {
             effects += perform(event, at: observation.at, budget: &budget)
         }
         markEstimate(observation, reported: reported)
@@ -209,10 +214,12 @@ public struct ApplianceTracker: Sendable {
 
     /// The observation with a progress and a finish time from the learned durations,
     /// where it reports neither (LearnedDurations); the cycle starts at its time when none is open.
-    private func estimated(_ observation: Observation) -> Observation {
+    /// `transitionAt`: when a cycle this observation starts really began (a plug's load).
+    private func estimated(_ observation: Observation, transitionAt: Date? = nil) -> Observation {
         guard let learned = settings.learned else { return observation }
         let cycle = machine.cycle
-        return learned.estimating(observation, startedAt: cycle?.startedAt ?? observation.at, program: cycle?.program)
+        let startedAt = cycle?.startedAt ?? transitionAt ?? observation.at
+        return learned.estimating(observation, startedAt: startedAt, program: cycle?.program)
     }
 
     /// Marks the open cycle's progress as estimated once an estimate was taken into it.
@@ -223,8 +230,11 @@ public struct ApplianceTracker: Sendable {
 
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
     private var plugDeadline: Date? {
-        settings.profile == .plug ? power.deadline(settings.power) : nil
+        settings.profile == .plug ? power.deadline(settings.power, learnedRest: learnedRest) : nil
     }
+
+    /// The appliance's longest rest inside a cycle, learned from its history.
+    private var learnedRest: Double? { settings.learned?.longestRest }
 
     private mutating func fireDeadlines(through limit: Date, inclusive: Bool, budget: inout DailyBudget)
         -> [TrackerEffect] {
@@ -244,14 +254,16 @@ public struct ApplianceTracker: Sendable {
                 effects += fired.effects
                 continue
             }
-            if plugDeadline == due, let confirmed = power.expire(at: due, settings: settings.power) {
-                let history = self.history
-                let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-                let estimate = estimated(confirmed)
-                for event in machine.observe(estimate, correction: correction) {
-                    effects += perform(event, at: due, budget: &budget)
+            if plugDeadline == due {
+                if let confirmed = power.expire(at: due, settings: settings.power, learnedRest: learnedRest) {
+                    let history = self.history
+                    let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
+                    let estimate = estimated(confirmed, transitionAt: power.transitionAt)
+                    for event in machine.observe(estimate, correction: correction, transitionAt: power.transitionAt) {
+                        effects += perform(event, at: due, budget: &budget)
+                    }
+                    markEstimate(estimate, reported: confirmed)
                 }
-                markEstimate(estimate, reported: confirmed)
                 if let next = nextDeadline, next <= due { break }
                 continue
             }
@@ -279,7 +291,7 @@ public struct ApplianceTracker: Sendable {
             var effects = dropHeld(at: cycle.startedAt, because: "a new cycle started", budget: &budget)
             budget.openCycles += 1
             effects.append(.cycleStarted(at: cycle.startedAt, program: cycle.program))
-            effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget,
+            effects += planner.start(&cycle, view: machine.view ?? CycleView(), at: at, settings: settings, budget: &budget,
                                      audience: audience)
             machine.cycle = cycle
             return effects
@@ -289,7 +301,8 @@ public struct ApplianceTracker: Sendable {
             machine.cycle = cycle
             return effects
         case .ended(var cycle, let endedAt, let outcome):
-            let ending = planner.end(&cycle, at: endedAt, outcome: outcome, settings: settings, budget: &budget,
+            if settings.profile == .plug { cycle.longestRestSeconds = power.longestRest }
+            let ending = planner.end(&cycle, at: max(at, endedAt), outcome: outcome, settings: settings, budget: &budget,
                                      audience: audience)
             var effects = ending.effects
             budget.openCycles = max(0, budget.openCycles - 1)

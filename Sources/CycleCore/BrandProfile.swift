@@ -38,9 +38,10 @@ public enum BrandProfile: String, CaseIterable, Sendable, Codable {
 
     /// What the operation state entity's text means, given the whole observation (a
     /// SmartThings `job_state` in `phase` refines its `machine_state`). `state` is
-    /// already trimmed and never one of HA's "no value" states.
+    /// already trimmed and never one of HA's "no value" states. Case, spaces and
+    /// underscores don't matter: Electrolux shows `END_OF_CYCLE` as "End Of Cycle".
     func operation(_ state: String, raw: [Role: String]) -> OperationReading {
-        let key = state.lowercased()
+        let key = BrandProfile.stateKey(state)
         let mapped: OperationState?? = switch self {
         case .homeConnect, .plug: OperationState(rawValue: key).map { known -> OperationState? in known }
         case .miele: BrandProfile.mieleStates[key]
@@ -53,6 +54,34 @@ public enum BrandProfile: String, CaseIterable, Sendable, Codable {
         case .some(.some(let known)): return .known(known)
         case .some(.none): return .unavailable
         case .none: return .unrecognised(state)
+        }
+    }
+
+    /// `state` lower-cased, with runs of spaces, hyphens and underscores as one underscore:
+    /// "End Of Cycle", "END_OF_CYCLE" and "end_of_cycle" are the same key.
+    public static func stateKey(_ state: String) -> String {
+        var key = ""
+        var gap = false
+        for character in state.lowercased() {
+            if character == " " || character == "_" || character == "-" {
+                gap = !key.isEmpty
+                continue
+            }
+            if gap { key.append("_") }
+            gap = false
+            key.append(character)
+        }
+        return key
+    }
+
+    /// Whether the brand says when a cycle has ended well (Miele `program_ended`, LG ThinQ
+    /// `end`, Whirlpool `complete`, Electrolux "End Of Cycle"). For these a cycle that goes
+    /// from running to ready, standby or off without it was cancelled: it ends aborted.
+    /// Home Connect, SmartThings (no such state) and plugs end finished on ready or off.
+    var saysWhenFinished: Bool {
+        switch self {
+        case .miele, .lgThinQ, .whirlpool, .electrolux: true
+        case .homeConnect, .smartThings, .plug: false
         }
     }
 
@@ -103,7 +132,8 @@ public enum BrandProfile: String, CaseIterable, Sendable, Codable {
     ]
 
     /// albaintor/homeassistant_electrolux_status, custom_components/electrolux_status
-    /// (`applianceState`, a plain string sensor; the values are the Electrolux API's, upper case).
+    /// (`applianceState`, catalog_core.py; a plain string sensor whose value sensor.py,
+    /// `native_value`, shows title-cased with spaces: "End Of Cycle"). Keys as `stateKey` makes them.
     public static let electroluxStates: [String: OperationState?] = [
         "running": .run, "paused": .pause, "delayed_start": .delayedstart,
         "end_of_cycle": .finished, "alarm": .error,

@@ -33,6 +33,9 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     /// The price entity's latest price per kWh, and the currency its unit names.
     public var pricePerKWh: Double?
     public var currency: String?
+    /// A smart plug's longest rest inside the cycle (below `off_watts` with more of the cycle
+    /// after it), in seconds: what the appliance's next cycles may rest (PowerCycleDetector).
+    public var longestRestSeconds: Double?
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
     /// It began from a delayed start (the appliance started itself, nobody just pressed

@@ -68,7 +68,10 @@ struct CycleMachine: Sendable, Codable, Equatable {
 
     /// Takes one observation through the table of docs/CYCLES.md, "The cycle state machine".
     /// `correction` is the learned shift of the finish time by program (nil: none).
-    mutating func observe(_ observation: Observation, correction: (String) -> Double? = { _ in nil }) -> [Event] {
+    /// `transitionAt`: when a start or end this observation confirms really happened (a
+    /// smart plug's load began or stopped earlier); nil: at the observation.
+    mutating func observe(_ observation: Observation, correction: (String) -> Double? = { _ in nil },
+                          transitionAt: Date? = nil) -> [Event] {
         var events: [Event] = []
         let before = previous
         let reading: OperationState?
@@ -92,7 +95,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             guard let reading else { return events }
             switch reading {
             case .run, .pause, .actionrequired:
-                var running = Running(cycle: CycleInfo(startedAt: observation.at), view: CycleView())
+                var running = Running(cycle: CycleInfo(startedAt: transitionAt ?? observation.at), view: CycleView())
                 if before == .delayedstart { running.cycle.delayedStart = true }
                 running.absorb(observation, pause: PauseState(reading), correction: correction)
                 state = .running(running)
@@ -114,7 +117,9 @@ struct CycleMachine: Sendable, Codable, Equatable {
                 state = .running(running)
                 events.append(.changed)
                 return events
-            case .finished, .ready, .inactive: outcome = .finished
+            case .finished: outcome = .finished
+            // Ready or off without the brand's own end state: the run was cancelled.
+            case .ready, .inactive: outcome = observation.profile.saysWhenFinished ? .aborted : .finished
             case .error: outcome = .failed
             case .aborting: outcome = .aborted
             }
@@ -122,7 +127,8 @@ struct CycleMachine: Sendable, Codable, Equatable {
             if let energy = observation.energy { running.cycle.energyLatest = energy }
             running.cycle.integratePower(observation)
             state = .idle
-            events.append(.ended(running.cycle, at: observation.at, outcome: outcome))
+            let endedAt = transitionAt.map { max($0, running.cycle.startedAt) } ?? observation.at
+            events.append(.ended(running.cycle, at: endedAt, outcome: outcome))
         }
         return events
     }

@@ -11,17 +11,23 @@ public struct LearnedDurations: Sendable, Equatable, Codable {
     /// Median seconds over every program (and none).
     public var overall: Double?
 
+    /// A smart plug's longest rest inside any of its latest cycles, in seconds
+    /// (`CycleInfo.longestRestSeconds`); nil until one was seen. A rest longer than this
+    /// (with room to spare) ends the cycle (docs/PLUGS.md).
+    public var longestRest: Double?
+
     /// How many of the latest finished cycles count, per program and overall.
     public static let lastCycles = 10
 
-    public init(byProgram: [String: Double] = [:], overall: Double? = nil) {
+    public init(byProgram: [String: Double] = [:], overall: Double? = nil, longestRest: Double? = nil) {
         self.byProgram = byProgram
         self.overall = overall
+        self.longestRest = longestRest
     }
 
     /// Medians of the latest `lastCycles` durations (newest first), per program and overall.
     /// Nil when there is none to learn from. Durations that aren't positive and finite are left out.
-    public init?(newestFirst cycles: [(program: String?, seconds: Double)]) {
+    public init?(newestFirst cycles: [(program: String?, seconds: Double)], rests: [Double] = []) {
         let usable = cycles.filter { $0.seconds.isFinite && $0.seconds > 0 }
         guard !usable.isEmpty else { return nil }
         var programs: [String: [Double]] = [:]
@@ -31,6 +37,7 @@ public struct LearnedDurations: Sendable, Equatable, Codable {
         }
         byProgram = programs.compactMapValues(Self.median)
         overall = Self.median(Array(usable.prefix(Self.lastCycles).map(\.seconds)))
+        longestRest = rests.prefix(Self.lastCycles).filter { $0.isFinite && $0 > 0 }.max()
     }
 
     /// The expected duration of a cycle of `program`: its own median, else the overall one.

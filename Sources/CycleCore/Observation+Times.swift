@@ -25,12 +25,13 @@ extension Observation {
         }
     }
 
-    /// A duration role in minutes: its unit `min`, `s`, `h` or `d`; nil for any other unit.
-    /// With no unit given (a trace), the brand's own: seconds for Electrolux (`timeToEnd`,
-    /// `runningTime` in custom_components/electrolux_status/catalog_core.py), else minutes.
+    /// A duration role in minutes: its unit (`unit_of_measurement`) `min`, `s`, `h` or `d`;
+    /// nil for any other unit. With no unit given, minutes: what every brand shows, Electrolux
+    /// included (its `timeToEnd` is native seconds, but sensor.py's `suggested_unit_of_measurement`
+    /// makes HA show it in minutes).
     func minutes(_ role: Role) -> Double? {
         guard let value = Observation.number(raw[role]) else { return nil }
-        switch units[role]?.trimmingASCIISpaces() ?? (profile == .electrolux ? "s" : "min") {
+        switch units[role]?.trimmingASCIISpaces() ?? "min" {
         case "min", "": return value
         case "s": return value / 60
         case "h": return value * 60

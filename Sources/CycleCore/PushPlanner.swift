@@ -54,11 +54,12 @@ struct PushPlanner: Sendable, Codable, Equatable {
 
     /// A cycle began: the start call, or nothing at all when the daily budget has no
     /// room for it (the cycle is then silent). `budget` already counts the cycle as open.
-    mutating func start(_ cycle: inout CycleInfo, view: CycleView, settings: ApplianceSettings,
+    /// `now`: when the start was seen, if later than the cycle's start (a smart plug's).
+    mutating func start(_ cycle: inout CycleInfo, view: CycleView, at now: Date? = nil, settings: ApplianceSettings,
                         budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         self = PushPlanner()
         steps = PushPlanner.plannedSteps(settings).kept
-        let at = cycle.startedAt
+        let at = max(now ?? cycle.startedAt, cycle.startedAt)
         let plan = audience.livePlan(settings.notifyStart ? .start : .quiet, settings: settings, at: at,
                                      triggered: cycle.delayedStart != true)
         let kind: CallKind = if case .one(let one) = plan { one } else { .start }

@@ -37,10 +37,12 @@ public enum Replay {
     }
 
     /// Parses trace lines into observations, checking their time order; roles the
-    /// trace names that cycletrack doesn't know become warnings.
+    /// trace names that cycletrack doesn't know become warnings. A unit a line gives
+    /// holds for the lines after it, as an entity's unit does in HA.
     public static func observations(lines: [(number: Int, text: String)]) throws(TraceError) -> (observations: [Observation], warnings: [String]) {
         var observations: [Observation] = []
         var warnings: [String] = []
+        var units: [Role: String] = [:]
         var previous: Date?
         for line in lines where !line.text.trimmingASCIISpaces().isEmpty {
             let parsed = try TraceLine.parse(line.text, line: line.number)
@@ -51,7 +53,8 @@ public enum Replay {
             for role in parsed.unknownRoles {
                 warnings.append("line \(line.number): unknown role '\(role)' ignored; roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            var observation = Observation(at: parsed.at, raw: parsed.raw)
+            units.merge(parsed.units) { _, given in given }
+            var observation = Observation(at: parsed.at, raw: parsed.raw, units: units)
             observation.people = parsed.people
             observations.append(observation)
         }

@@ -24,15 +24,20 @@ public struct TraceLine: Sendable {
     public var unknownRoles: [String]
     /// `person.*` keys of `states`: the people's states at this moment.
     public var people: [String: String] = [:]
+    /// The entities' units of measurement given on this line (`units`), by role; a role
+    /// not given keeps the unit an earlier line gave it.
+    public var units: [Role: String]
 
     /// A line as `run` records it.
-    public init(at: Date, raw: [Role: String], unknownRoles: [String] = []) {
+    public init(at: Date, raw: [Role: String], unknownRoles: [String] = [], units: [Role: String] = [:]) {
         self.at = at
         self.raw = raw
         self.unknownRoles = unknownRoles
+        self.units = units
     }
 
-    /// Reads `{"at": "<ISO 8601>", "states": {"<role>": "<HA state>", ...}}`.
+    /// Reads `{"at": "<ISO 8601>", "states": {"<role>": "<HA state>", ...}, "units": {"<role>": "min", ...}}`
+    /// (`units` optional).
     /// Invalid JSON, a missing or invalid `at`, a missing `states` object or a state
     /// that isn't a string is a `TraceError` naming `line`.
     public static func parse(_ text: String, line: Int) throws(TraceError) -> TraceLine {
@@ -66,7 +71,17 @@ public struct TraceLine: Sendable {
                 unknown.append(key)
             }
         }
-        var parsed = TraceLine(at: at, raw: raw, unknownRoles: unknown.sorted())
+        var units: [Role: String] = [:]
+        for (key, value) in decoded.units ?? [:] {
+            guard case .string(let unit) = value else {
+                throw TraceError(line: line, message: "expected units.\(key) as a string, found \(value.shown)")
+            }
+            guard let role = Role(rawValue: key) else {
+                throw TraceError(line: line, message: "expected units.\(key) to name a role of states, found an unknown role")
+            }
+            units[role] = unit
+        }
+        var parsed = TraceLine(at: at, raw: raw, unknownRoles: unknown.sorted(), units: units)
         parsed.people = people
         return parsed
     }
@@ -76,6 +91,7 @@ public struct TraceLine: Sendable {
 private struct LineShape: Decodable {
     var at: LooseValue?
     var states: [String: LooseValue]?
+    var units: [String: LooseValue]?
 }
 
 /// Any JSON value, told apart only as far as an error message needs.

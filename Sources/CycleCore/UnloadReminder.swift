@@ -30,11 +30,12 @@ struct UnloadReminder: Sendable, Codable, Equatable {
     }
 
     /// What a door reading says: true for closed (or locked), false for open, nil when
-    /// not reported or not one of these.
+    /// not reported or not one of these. A door `binary_sensor` (Miele, Whirlpool,
+    /// Electrolux) is `on` when open and `off` when closed.
     static func isClosed(_ door: String?) -> Bool? {
         switch door?.lowercased() {
-        case "closed", "locked": true
-        case "open": false
+        case "closed", "locked", "off": true
+        case "open", "on": false
         default: nil
         }
     }

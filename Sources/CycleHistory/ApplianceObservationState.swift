@@ -11,6 +11,8 @@ struct ApplianceObservationState: Equatable {
     var hasObservations: Bool
     /// Rows stored as changes since the last full row.
     var changesSinceFull: Int
+    /// The entities' units as last recorded (role → unit).
+    var units: [String: String] = [:]
 
     static let none = ApplianceObservationState(states: [:], cycleID: nil, hasObservations: false, changesSinceFull: 0)
 

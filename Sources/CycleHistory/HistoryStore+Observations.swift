@@ -9,21 +9,29 @@ extension HistoryStore {
     /// changed and the cycle is the same. The first row of an appliance, the first row
     /// after its cycle changes, and every 500th row hold every role instead.
     ///
-    /// Observations of an appliance are expected in time order.
+    /// Observations of an appliance are expected in time order. `units` (role → unit of
+    /// measurement) are stored with a full row and whenever they change.
     /// - Returns: the id of the stored row, or nil when nothing was stored.
     @discardableResult
-    public func recordObservation(applianceID: String, cycleID: Int64?, at: Date, states: [Role: String]) throws(StoreError) -> Int64? {
+    public func recordObservation(applianceID: String, cycleID: Int64?, at: Date, states: [Role: String],
+                                  units: [Role: String] = [:]) throws(StoreError) -> Int64? {
         let states = Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value) })
+        let units = Dictionary(uniqueKeysWithValues: units.map { ($0.key.rawValue, $0.value) })
         var remembered = try observationState(of: applianceID)
-        guard let row = remembered.row(for: states, cycleID: cycleID) else { return nil }
+        let unitsChanged = units != remembered.units
+        guard let row = remembered.row(for: states, cycleID: cycleID) ?? (unitsChanged ? ([:], false) : nil) else {
+            return nil
+        }
         let json = encode(row.changed)
+        let unitsJSON: String? = row.full || unitsChanged ? encode(units.mapValues { Optional($0) }) : nil
         let id = try perform("recording an observation of '\(applianceID)'") { () throws(SQLiteError) in
             try connection.execute(
-                "INSERT INTO observations (appliance_id, cycle_id, at, changed, full) VALUES (?1, ?2, ?3, ?4, ?5)",
-                [applianceID, cycleID, at, json, row.full ? 1 : 0])
+                "INSERT INTO observations (appliance_id, cycle_id, at, changed, full, units) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                [applianceID, cycleID, at, json, row.full ? 1 : 0, unitsJSON])
             return connection.lastInsertRowID
         }
         remembered.apply(changed: row.changed, full: row.full, cycleID: cycleID)
+        remembered.units = units
         applianceStates[applianceID] = remembered
         return id
     }
@@ -88,6 +96,7 @@ extension HistoryStore {
                 state.states = record.states
                 state.cycleID = record.cycleID
                 state.hasObservations = true
+                state.units = record.units
             }
             state.changesSinceFull = try connection.firstRow(
                 """
@@ -110,19 +119,21 @@ extension HistoryStore {
             [applianceID, start], { $0.optionalInt64(0) }) ?? nil
         let rows = try connection.rows(
             """
-            SELECT id, cycle_id, at, changed, full FROM observations
+            SELECT id, cycle_id, at, changed, full, units FROM observations
             WHERE appliance_id = ?1 AND id BETWEEN ?2 AND ?3 ORDER BY id
             """, [applianceID, fullRow ?? 0, last]
         ) { row throws(SQLiteError) in
             (id: row.int64(0), cycleID: row.optionalInt64(1), at: row.date(2),
-             changed: try decodeChanged(row.string(3), sql: row.sql), full: row.int64(4) != 0)
+             changed: try decodeChanged(row.string(3), sql: row.sql), full: row.int64(4) != 0,
+             units: try row.optionalString(5).map { json throws(SQLiteError) in try decodeChanged(json, sql: row.sql) })
         }
         var state = ApplianceObservationState.none
         for row in rows {
             state.apply(changed: row.changed, full: row.full, cycleID: row.cycleID)
+            if let units = row.units { state.units = units.compactMapValues { $0 } }
             visit(ObservationRecord(
                 id: row.id, applianceID: applianceID, cycleID: row.cycleID, at: row.at,
-                states: state.states, changedRoles: Set(row.changed.keys)))
+                states: state.states, changedRoles: Set(row.changed.keys), units: state.units))
         }
     }
 

@@ -12,8 +12,13 @@ public struct ObservationRecord: Sendable, Equatable {
     public var states: [String: String]
     /// The roles this row stored (changed, appeared or disappeared since the previous one).
     public var changedRoles: Set<String>
+    /// The entities' units of measurement as of this observation (role → unit); empty for
+    /// rows recorded before the store kept units (migration 0006).
+    public var units: [String: String]
 
-    public init(id: Int64, applianceID: String, cycleID: Int64?, at: Date, states: [String: String], changedRoles: Set<String>) {
+    public init(id: Int64, applianceID: String, cycleID: Int64?, at: Date, states: [String: String], changedRoles: Set<String>,
+                units: [String: String] = [:]) {
+        self.units = units
         self.id = id
         self.applianceID = applianceID
         self.cycleID = cycleID

@@ -32,17 +32,20 @@ struct SchemaMigrator {
     /// Applies every migration above the file's version, up to `target` (all by default).
     func migrate(_ connection: SQLiteConnection, upTo target: Int? = nil) throws(StoreError) {
         let path = connection.path
+        var previous = 0
         for migration in migrations where migration.version <= (target ?? latestVersion) {
+            defer { previous = migration.version }
             do {
                 try connection.transaction { () throws -> Void in
                     // Read inside the write lock: another process may have migrated meanwhile.
                     let current = try Self.version(of: connection)
                     try refuseNewer(current, path: path)
                     guard current < migration.version else { return }
-                    guard current == migration.version - 1 else {
+                    // The listed migration before this one (versions run 1, 2, 3... once merged).
+                    guard current == previous else {
                         throw StoreError(
                             path: path, kind: .sqlite,
-                            problem: "is at schema version \(current), expected \(migration.version - 1) before migration \(migration.version) (\(migration.name))")
+                            problem: "is at schema version \(current), expected \(previous) before migration \(migration.version) (\(migration.name))")
                     }
                     try connection.executeScript(migration.sql)
                     // PRAGMA takes no bound parameters; the version is an Int from our own list.

@@ -15,19 +15,25 @@ import Testing
         let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(!files.isEmpty)
         #expect(files.count == Migrations.all.count, "files \(files) vs registered \(Migrations.all.map(\.name))")
+        // Numbers assigned to work on other branches, not merged here yet: the lead removes
+        // each once its migration is merged (0005: assigned to another issue this round).
+        let versions = (1...(files.count + Self.unmerged.count)).filter { !Self.unmerged.contains($0) }
         for (index, file) in files.enumerated() {
             let stem = file.dropLast(4)
             let parts = stem.split(separator: "_", maxSplits: 1)
             #expect(parts.count == 2 && parts[0].count == 4, "\(file) is not named NNNN_name.sql")
             let version = try #require(Int(parts[0]), "\(file) does not start with a number")
-            #expect(version == index + 1, "\(file): expected version \(index + 1), versions must run 1, 2, 3...")
+            #expect(version == versions[index], "\(file): expected version \(versions[index]), versions must run 1, 2, 3...")
             #expect(package.contains(#".embedInCode("\#(file)")"#), "\(file) is not embedded in Package.swift")
             let registered = try #require(Migrations.all.first { $0.version == version }, "\(file) is not in Migrations.all")
             #expect(registered.name == String(parts[1]))
             #expect(registered.sql == (try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)))
         }
-        #expect(Migrations.all.map(\.version) == Array(1...Migrations.all.count))
+        #expect(Migrations.all.map(\.version) == versions)
     }
+
+    /// Migration numbers another branch holds (see above); empty once all are merged.
+    static let unmerged: Set<Int> = [6]
 
     private func schema(_ path: String) throws -> [String] {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
@@ -42,7 +48,7 @@ import Testing
         let expected = try schema(fixture.path("empty.sqlite"))
         #expect(expected.contains { $0.hasPrefix("table cycles cycles:") })
         let migrator = SchemaMigrator()
-        for version in 0..<migrator.latestVersion {
+        for version in [0] + Migrations.all.dropLast().map(\.version) {
             let path = fixture.path("from\(version).sqlite")
             // Version 0 is no file yet: an existing empty file is refused (not a history).
             if version > 0 {

@@ -5,7 +5,8 @@ import Testing
 
 /// Other brands and smart plugs against a real Home Assistant 2024.3.3: a Miele washing
 /// machine (the `miele` stand-in, found by discovery and read with the miele profile) and
-/// a washer on a smart plug (a template power sensor, configured with its one entity).
+/// a washer on a smart plug (a template power sensor, configured with its one entity); an
+/// AEG washer and a plug dryer in BrandsWithHomeAssistantTests+OnTime.swift.
 @Suite(
     "Other brands and smart plugs against a real Home Assistant",
     .serialized,
@@ -22,40 +23,13 @@ struct BrandsWithHomeAssistantTests {
         scratch = try Scratch()
     }
 
-    private var database: String { scratch.path + "/history.sqlite" }
+    var database: String { scratch.path + "/history.sqlite" }
 
-    private func config(_ rest: String) -> String {
+    func config(_ rest: String) -> String {
         scratch.write("cycletrack.json", """
             {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
              "updates": "poll", "poll": {"active_seconds": 1, "idle_seconds": 1}, \(rest)}
             """)
-    }
-
-    /// Supernotify calls for one appliance's tags, as start/quiet/clear/end.
-    private func kinds(of applianceID: String) throws -> [String] {
-        let tag = NotificationTag.live(applianceID: applianceID)
-        return try ha.supernotifyCalls().compactMap { call in
-            let extra = call.data["extra_data"] as? [String: Any] ?? [:]
-            guard let callTag = extra["mobile_push_notification_tag"] as? String, callTag.hasPrefix(tag) else { return nil }
-            if extra["mobile_push_clear_notification"] as? Bool == true { return "clear" }
-            if callTag.hasSuffix("_end") { return "end" }
-            return extra["silent"] as? Bool == true ? "quiet" : "start"
-        }
-    }
-
-    private func waitForEnd(of applianceID: String, timeout: Double = 30) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let seen = try kinds(of: applianceID)
-            if seen.contains("end") { return seen }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return try kinds(of: applianceID)
-    }
-
-    private func cycles() throws -> [[String: Any]] {
-        let query = try CycletrackProcess.run(["query", "--db", database, "--format", "json"])
-        return try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
     }
 
     @Test("Discovery finds the Miele washing machine, check shows its profile, and a cycle goes through")
@@ -85,12 +59,12 @@ struct BrandsWithHomeAssistantTests {
             #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
             try await Task.sleep(for: .seconds(2.5))
         }
-        let seen = try await waitForEnd(of: id)
+        let seen = try await ha.callKinds(of: id, once: "end")
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
         #expect(seen.first == "start" && seen.suffix(2) == ["clear", "end"], "\(seen)")
         #expect(seen.filter { $0 == "start" }.count == 1, "\(seen)")
-        let stored = try cycles()
+        let stored = try storedCycles(database: database)
         #expect(stored.count == 1)
         #expect(stored.first?["outcome"] as? String == "finished")
         #expect(stored.first?["program"] as? String == "cottons")
@@ -126,12 +100,12 @@ struct BrandsWithHomeAssistantTests {
         try await watts(350)
         try await Task.sleep(for: .seconds(2))
         try await watts(0.5)
-        let seen = try await waitForEnd(of: "plug_washer")
+        let seen = try await ha.callKinds(of: "plug_washer", once: "end")
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
         #expect(seen.first == "start" && seen.suffix(2) == ["clear", "end"], "\(seen)")
         #expect(seen.filter { $0 == "start" }.count == 1, "\(seen)")
-        let stored = try cycles()
+        let stored = try storedCycles(database: database)
         #expect(stored.count == 1)
         #expect(stored.first?["outcome"] as? String == "finished")
         // Integrated from the power (no energy counter): 3000 W for a few seconds is a few Wh.

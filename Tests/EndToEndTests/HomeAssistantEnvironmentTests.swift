@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// Proves the real-Home-Assistant environment the end-to-end tests stand on: HA
-/// 2024.3.3 from scripts/ha/setup.sh's venv, the supernotify and home_connect
-/// stand-ins from Fixtures/ha-config. Each test starts its own HA on a fresh copy
-/// of the fixture.
+/// 2026.11.0 from scripts/ha/forky-root.sh's root (or 2024.3.3 from scripts/ha/setup.sh's
+/// venv, CYCLETRACK_HA_VERSION), the supernotify and home_connect stand-ins from
+/// Fixtures/ha-config, shaped as HA 2026.11's home_connect and Supernotify 2.x. Each
+/// test starts its own HA on a fresh copy of the fixture.
 @Suite(
     "Real Home Assistant environment",
     .serialized,
@@ -135,12 +136,32 @@ struct HomeAssistantEnvironmentTests {
         #expect(try await ha.callService("supernotify", "no_such_action", [:]).status == 400)
     }
 
+    @Test("supernotify.notify takes the fields of Supernotify 2.x's action and refuses the rest with 400, unrecorded")
+    func supernotifyRefusesWhatTheActionDoesNotTake() async throws {
+        for refused: [String: Any] in [
+            ["message": "x", "delivery_selection": "some"], ["message": "x", "force_resend": "yes"],
+            ["message": "x", "no_such_field": 1], ["message": 5], ["message": "x", "extra_data": ["a", "b"]],
+            ["message": "x", "priority": "urgent"],
+        ] {
+            let (status, _) = try await ha.callService("supernotify", "notify", refused)
+            #expect(status == 400, "supernotify.notify \(refused) should be refused")
+        }
+        #expect(try ha.supernotifyCalls().isEmpty)
+        let taken: [String: Any] = ["message": "x", "title": NSNull(), "target": ["person.me"], "priority": "high",
+                                    "delivery": ["mobile_push": ["data": ["tag": "t"]]], "data": ["k": 1]]
+        #expect(try await ha.callService("supernotify", "notify", taken).status == 200)
+        #expect(try ha.supernotifyCalls().count == 1)
+    }
+
     @Test("The template API discovers the home_connect stand-in as one device with the real entities' shape")
     func templateDiscoversDevice() async throws {
         let rows = try await discovered()
+        // The event sensors are disabled by default: HA never adds them, so they are not here.
         #expect(Set(rows.keys) == [
             "sensor.dishwasher_operation_state", "sensor.dishwasher_program_progress",
-            "sensor.dishwasher_program_finish_time", "select.dishwasher_active_program", "sensor.dishwasher_door",
+            "sensor.dishwasher_program_finish_time", "select.dishwasher_active_program",
+            "select.dishwasher_selected_program", "sensor.dishwasher_door", "binary_sensor.dishwasher_remote_control",
+            "binary_sensor.dishwasher_remote_start", "binary_sensor.dishwasher_local_control",
         ])
         let devices = Set(rows.values.compactMap { $0["device_id"] as? String })
         #expect(devices.count == 1)
@@ -157,8 +178,42 @@ struct HomeAssistantEnvironmentTests {
         let programs = try #require(rows["select.dishwasher_active_program"]?["options"] as? [String])
         #expect(programs.contains("dishcare_dishwasher_program_eco_50"))
         #expect(rows["select.dishwasher_active_program"]?["state"] as? String == "unknown")
-        #expect(rows["sensor.dishwasher_door"]?["options"] as? [String] == ["open", "closed", "locked"])
+        #expect(rows["sensor.dishwasher_door"]?["options"] as? [String] == ["closed", "locked", "open"])
         #expect(rows["sensor.dishwasher_door"]?["device_class"] as? String == "enum")
+    }
+
+    @Test("As in HA 2026.11: unique ids end in the Home Connect key, the event sensors are registered disabled, no door binary sensor")
+    func entityRegistryHasThe2026Shape() async throws {
+        await ha.stop()  // HA writes its entity registry to .storage on the way out
+        let file = ha.configDirectory.appendingPathComponent(".storage/core.entity_registry")
+        let registry = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let entities = try #require((registry["data"] as? [String: Any])?["entities"] as? [[String: Any]])
+        var ours: [String: [String: Any]] = [:]
+        for entity in entities where entity["platform"] as? String == "home_connect" {
+            ours[try #require(entity["entity_id"] as? String)] = entity
+        }
+        let operation = try #require(ours["sensor.dishwasher_operation_state"])
+        #expect(operation["unique_id"] as? String == "SIEMENS-SN65ZX49CE-68A40E000001-BSH.Common.Status.OperationState")
+        #expect(operation["translation_key"] as? String == "operation_state")
+        #expect(operation["disabled_by"] is NSNull)
+        for event in ["program_aborted", "program_finished", "salt_lack", "rinse_aid_lack"] {
+            #expect(ours["sensor.dishwasher_\(event)"]?["disabled_by"] as? String == "integration", "\(event)")
+        }
+        #expect(ours["sensor.dishwasher_door"]?["translation_key"] as? String == "door")
+        #expect(!ours.keys.contains { $0.hasPrefix("binary_sensor.") && $0.contains("door") })
+    }
+
+    @Test("Progress and finish time are unavailable unless a program is on, as HA 2026.11 shows them")
+    func programSensorsFollowTheOperationState() async throws {
+        try await ha.setAppliance(["operation_state": "ready", "progress": 30, "finish_time": "2026-11-29T13:05:12+00:00"])
+        #expect(try await ha.state("sensor.dishwasher_program_progress")?["state"] as? String == "unavailable")
+        #expect(try await ha.state("sensor.dishwasher_program_finish_time")?["state"] as? String == "unavailable")
+        try await ha.setAppliance(["operation_state": "delayedstart"])
+        #expect(try await ha.state("sensor.dishwasher_program_progress")?["state"] as? String == "30")
+        try await ha.setAppliance(["operation_state": "finished"])
+        #expect(try await ha.state("sensor.dishwasher_program_finish_time")?["state"] as? String == "2026-11-29T13:05:12+00:00")
+        try await ha.setAppliance(["operation_state": "inactive"])
+        #expect(try await ha.state("sensor.dishwasher_program_progress")?["state"] as? String == "unavailable")
     }
 
     @Test("home_connect.set_state drives what HA shows; impossible values are refused")

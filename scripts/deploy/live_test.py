@@ -2,12 +2,15 @@
 """The live part of scripts/test-deploy.sh: the container image and the add-on image,
 each run with Podman against a real Home Assistant, through a whole dishwasher cycle.
 
-    <HA venv>/bin/python scripts/deploy/live_test.py --venv V --work DIR --results FILE \
+    <HA venv>/bin/python scripts/deploy/live_test.py --venv V [--ha-root scripts/ha/forky-root.sh] \
+        --work DIR --results FILE \
         --container-image IMG --addon-image IMG --podman "podman --runtime runc ..." --ulimits "..."
 
-Home Assistant is the end-to-end tests' 2024.3.3 (scripts/ha/setup.sh's venv) on a copy
-of Tests/EndToEndTests/Fixtures/ha-config, on a free 127.0.0.1 port, onboarded with a
-token made now (written 0600, never printed). Its stand-in `home_connect` plays the
+Home Assistant is the end-to-end tests' 2026.11.0 in the forky root (--ha-root: hass is
+started with `forky-root.sh run --`), else the 2024.3.3 of scripts/ha/setup.sh's venv;
+this script itself runs with the venv's Python (aiohttp, PyYAML). HA runs on a copy of
+Tests/EndToEndTests/Fixtures/ha-config, on a free 127.0.0.1 port, onboarded with a
+token made now (written 0600, never printed), and is used once /api/config says RUNNING. Its stand-in `home_connect` plays the
 dishwasher; its stand-in `supernotify` records every supernotify.notify call.
 
 1. The container image, as compose.yaml runs it: --network=host, a read-only root,
@@ -110,8 +113,10 @@ def wait_for(what: str, condition, timeout: float, interval: float = 0.25):
 
 
 class HomeAssistant:
-    def __init__(self, venv: str, work: str) -> None:
+    def __init__(self, venv: str, work: str, root_tool: str | None = None) -> None:
         self.venv = venv
+        self.root_tool = root_tool
+        self.version = "?"
         self.directory = os.path.join(work, "ha")
         self.config = os.path.join(self.directory, "config")
         os.makedirs(self.directory, mode=0o700)
@@ -128,12 +133,24 @@ class HomeAssistant:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
+        run_hass = os.path.join(ROOT, "scripts", "ha", "run_hass.py")
+        if self.root_tool:
+            command = [self.root_tool, "run", "--", "python", run_hass, "/opt/homeassistant/bin/hass"]
+        else:
+            command = [os.path.join(self.venv, "bin", "python"), run_hass, os.path.join(self.venv, "bin", "hass")]
         with open(self.log, "w", encoding="utf-8") as log:
-            self.process = subprocess.Popen(
-                [os.path.join(self.venv, "bin", "python"), os.path.join(ROOT, "scripts", "ha", "run_hass.py"),
-                 os.path.join(self.venv, "bin", "hass"), "-c", self.config, "--skip-pip"],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        print("deploy:", "home assistant:", asyncio.run(onboard.run(self.url, self.token_file, 120)), flush=True)
+            self.process = subprocess.Popen(command + ["-c", self.config, "--skip-pip"],
+                                            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        print("deploy:", "home assistant:", asyncio.run(onboard.run(self.url, self.token_file, 240)), flush=True)
+
+        def running() -> bool:
+            status, body = self.request("GET", "/api/config")
+            config = json.loads(body) if status == 200 else {}
+            self.version = str(config.get("version", "?"))
+            return config.get("state") == "RUNNING"
+
+        wait_for("/api/config to say RUNNING", running, 240)
+        print(f"deploy: home assistant: Home Assistant {self.version} at {self.url}", flush=True)
 
         def loaded() -> bool:
             status, body = self.request("GET", "/api/config/config_entries/entry?domain=home_connect")
@@ -440,6 +457,7 @@ def addon_test(results: Results, podman: Podman, ha: HomeAssistant, image: str, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--venv", required=True)
+    parser.add_argument("--ha-root", help="scripts/ha/forky-root.sh: run HA 2026.11 in its root instead of the venv's HA")
     parser.add_argument("--work", required=True)
     parser.add_argument("--results", required=True)
     parser.add_argument("--container-image", required=True)
@@ -449,11 +467,11 @@ def main() -> int:
     arguments = parser.parse_args()
     results = Results()
     podman = Podman(arguments.podman, arguments.ulimits)
-    ha = HomeAssistant(arguments.venv, arguments.work)
+    ha = HomeAssistant(arguments.venv, arguments.work, arguments.ha_root)
     started = time.monotonic()
     try:
         ha.start()
-        results.ok(f"a real Home Assistant answers at {ha.url}, onboarded, stand-in dishwasher loaded")
+        results.ok(f"a real Home Assistant {ha.version} answers at {ha.url}, onboarded, stand-in dishwasher loaded")
         container_test(results, podman, ha, arguments.container_image, arguments.work)
         addon_test(results, podman, ha, arguments.addon_image, arguments.work)
     except (Failure, onboard.OnboardError, OSError) as failure:

@@ -68,6 +68,14 @@ case "${1:-}" in
 esac
 
 EXPECTED_MARKER="homeassistant==${HA_VERSION} josepy<2 ${PREINSTALL[*]}"
+# One build at a time (another clone's test run may be building the same venv): wait
+# for it, then find the venv ready.
+mkdir -p "$(dirname "$VENV")"
+exec 9>"$VENV.lock"
+if ! flock -n 9; then
+  say "another run is building $VENV; waiting for it"
+  flock 9
+fi
 if [[ $FORCE -eq 0 && -f "$MARKER" && -x "$VENV/bin/hass" ]] && [[ "$(cat "$MARKER")" == "$EXPECTED_MARKER" ]]; then
   say "Home Assistant ${HA_VERSION} is ready in $VENV (nothing to do; --force rebuilds)"
   exit 0

@@ -5,10 +5,12 @@ python; also handy by hand:
 
     <venv>/bin/python scripts/ha/smoke.py --venv VENV --fixture Tests/EndToEndTests/Fixtures/ha-config
 
-Checks: HA binds 127.0.0.1 and answers /api/onboarding; onboarding gives a token
-that /api/ accepts; supernotify.notify and home_connect.set_state exist; the
+Checks: HA answers /api/onboarding; onboarding gives a token that /api/ accepts;
+/api/config reaches state RUNNING and names the version; hass listens on 127.0.0.1
+only (listening.py); supernotify.notify and home_connect.set_state exist; the
 template API lists the stand-in appliance's entities under one device; the log
 shows no recovery mode and no failed setup. Prints how long start-up took.
+hass runs under run_hass.py, as in the tests (it writes HA 2026's .storage/http).
 Exit 0 when all hold; 1 with the reason and the end of HA's log otherwise.
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ import time
 import aiohttp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import listening  # noqa: E402
 import onboard  # noqa: E402
 
 TEMPLATE = (
@@ -53,7 +56,31 @@ def log_tail(path: str, lines: int = 40) -> str:
         return "(no log)"
 
 
-async def check(url: str, token_file: str, timeout: float) -> float:
+async def wait_running(session: aiohttp.ClientSession, url: str, timeout: float) -> str:
+    """Waits for /api/config to say RUNNING (2026.x answers /api/ before its
+    integrations are loaded); returns HA's version."""
+    deadline = time.monotonic() + timeout
+    state = None
+    while time.monotonic() < deadline:
+        async with session.get(f"{url}/api/config") as response:
+            if response.status == 200:
+                config = await response.json()
+                state = config.get("state")
+                if state == "RUNNING":
+                    return str(config.get("version"))
+        await asyncio.sleep(0.25)
+    raise onboard.OnboardError(f"/api/config did not reach state RUNNING within {timeout:.0f} s (last: {state})")
+
+
+def check_listening(pid: int, port: int) -> None:
+    found = listening.listeners(listening.socket_inodes(listening.descendants(pid)))
+    wrong = [f"{name} {host}:{p}" for name, host, p in found if host != "127.0.0.1"]
+    if wrong or all(p != port for _, _, p in found):
+        raise onboard.OnboardError(f"hass should listen on 127.0.0.1:{port} only; it listens on {found}")
+    print(f"smoke: hass listens on {', '.join(f'{h}:{p}' for _, h, p in found)} only")
+
+
+async def check(url: str, token_file: str, timeout: float, pid: int, port: int) -> float:
     started = time.monotonic()
     async with aiohttp.ClientSession() as session:
         await onboard.wait_ready(session, url, timeout)
@@ -63,6 +90,9 @@ async def check(url: str, token_file: str, timeout: float) -> float:
     token = onboard.read_secret(token_file)
     headers = {"Authorization": f"Bearer {token}"}
     async with aiohttp.ClientSession(headers=headers) as session:
+        version = await wait_running(session, url, timeout)
+        print(f"smoke: Home Assistant {version} is RUNNING after {time.monotonic() - started:.1f} s")
+        check_listening(pid, port)
         async with session.get(f"{url}/api/services") as response:
             if response.status != 200:
                 raise onboard.OnboardError(f"GET /api/services: HTTP {response.status}")
@@ -107,12 +137,13 @@ def main() -> int:
     print(f"smoke: starting hass -c {config} --skip-pip on {url}")
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(
-            [os.path.join(arguments.venv, "bin", "hass"), "-c", config, "--skip-pip"],
+            [os.path.join(arguments.venv, "bin", "python"), os.path.join(os.path.dirname(os.path.abspath(__file__)), "run_hass.py"),
+             os.path.join(arguments.venv, "bin", "hass"), "-c", config, "--skip-pip"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
     failure = None
     try:
-        asyncio.run(check(url, os.path.join(workdir, "token"), arguments.timeout))
+        asyncio.run(check(url, os.path.join(workdir, "token"), arguments.timeout, process.pid, port))
     except (onboard.OnboardError, aiohttp.ClientError, asyncio.TimeoutError, KeyError, ValueError) as error:
         failure = f"{type(error).__name__}: {error}"
     finally:

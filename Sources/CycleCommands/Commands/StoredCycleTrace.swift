@@ -23,7 +23,11 @@ struct StoredCycleTrace {
                 for (key, value) in record.states {
                     if let role = Role(rawValue: key) { raw[role] = value }
                 }
-                return Observation(at: record.at, raw: raw)
+                var units: [Role: String] = [:]
+                for (key, value) in record.units {
+                    if let role = Role(rawValue: key) { units[role] = value }
+                }
+                return Observation(at: record.at, raw: raw, units: units)
             }
             let profile = try store.applianceProfile(id: cycle.applianceID).flatMap(BrandProfile.init(rawValue:))
             return StoredCycleTrace(applianceID: cycle.applianceID, observations: observations, profile: profile)

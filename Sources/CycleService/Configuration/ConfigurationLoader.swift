@@ -21,7 +21,10 @@ public enum ConfigurationLoader {
         "profile", "power", "quiet_hours",
     ] + flatEntityKeys + flatPowerKeys
     /// The smart plug thresholds (`power.on_watts`, …), docs/REFERENCE.md.
-    static let powerKeys = ["on_watts", "start_seconds", "off_watts", "off_seconds"]
+    static let powerKeys = [
+        "on_watts", "start_seconds", "off_watts", "off_seconds", "zero_watts", "quiet_seconds", "burst_seconds",
+        "burst_window_seconds",
+    ]
     /// `power_on_watts`, …: the same written flat, the add-on's form.
     static let flatPowerKeys = powerKeys.map { "power_\($0)" }
     /// `operation_state_entity`, `progress_entity`, ...: an entity per role written flat in
@@ -254,13 +257,16 @@ public enum ConfigurationLoader {
                                       hasProfile: hasProfile || settings.profile == .plug)
     }
 
-    /// `power: {on_watts, start_seconds, off_watts, off_seconds}` or the flat `power_on_watts`, …
+    /// `power: {on_watts, start_seconds, off_watts, off_seconds, zero_watts, quiet_seconds, burst_seconds,
+    /// burst_window_seconds}` or the flat `power_on_watts`, …
     private static func readPower(_ object: ObjectReader, over base: PowerSettings) throws(ConfigurationError) -> PowerSettings {
         var power = base
         let nested = try object.object("power", allowed: powerKeys)
         let setters: [String: (WritableKeyPath<PowerSettings, Double>, ClosedRange<Double>)] = [
             "on_watts": (\.onWatts, 0...100_000), "start_seconds": (\.startSeconds, 0...86_400),
             "off_watts": (\.offWatts, 0...100_000), "off_seconds": (\.offSeconds, 0...86_400),
+            "zero_watts": (\.zeroWatts, 0...100_000), "quiet_seconds": (\.quietSeconds, 0...604_800),
+            "burst_seconds": (\.burstSeconds, 0...86_400), "burst_window_seconds": (\.burstWindowSeconds, 0...86_400),
         ]
         for key in powerKeys {
             guard let (keyPath, range) = setters[key] else { continue }
@@ -273,6 +279,9 @@ public enum ConfigurationLoader {
         }
         guard power.offWatts <= power.onWatts else {
             throw object.invalid("power", "expects off_watts (\(NumberText.plain(power.offWatts))) at most on_watts (\(NumberText.plain(power.onWatts)))")
+        }
+        guard power.zeroWatts <= power.offWatts else {
+            throw object.invalid("power", "expects zero_watts (\(NumberText.plain(power.zeroWatts))) at most off_watts (\(NumberText.plain(power.offWatts)))")
         }
         return power
     }

@@ -137,7 +137,8 @@ public final class CycleRecorder {
         }
         if let observation = step.observation {
             let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, observation.raw[$0] ?? "unavailable") })
-            try store.recordObservation(applianceID: id, cycleID: cycleID, at: observation.at, states: states)
+            try store.recordObservation(applianceID: id, cycleID: cycleID, at: observation.at, states: states,
+                                        units: observation.units)
         }
         if let cycleID, let cycle = step.cycle ?? step.ended {
             try store.updateCycle(
@@ -162,6 +163,7 @@ public final class CycleRecorder {
                     try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd,
                                          cost: step.ended?.cost(fixedPrice: settings?.pricePerKWh),
                                          currency: step.ended?.currency ?? settings?.currency)
+                    if let rest = step.ended?.longestRestSeconds { try store.recordLongestRest(cycleID: open, seconds: rest) }
                     cycleID = nil
                 }
             case .heldBack(let kind, let at, let reason):

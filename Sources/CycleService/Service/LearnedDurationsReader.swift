@@ -19,9 +19,10 @@ public enum LearnedDurationsReader {
             applianceID: settings.id, until: before, outcome: .ended(CycleOutcome.finished.rawValue), limit: window,
             source: .run))
         var learned = settings
+        let rests = try store.longestRests(applianceID: settings.id, limit: LearnedDurations.lastCycles)
         learned.learned = LearnedDurations(newestFirst: cycles.compactMap { cycle in
             cycle.duration.map { (program: cycle.program, seconds: $0) }
-        })
+        }, rests: rests)
         return learned
     }
 }

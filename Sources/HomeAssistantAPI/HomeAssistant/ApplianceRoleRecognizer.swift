@@ -18,7 +18,8 @@ import FoundationEssentials
 ///   timestamp, taken as the finish time). Otherwise the first one whose id says `remain`
 ///   is the remaining time, else the first; the next is the elapsed time. (Miele registers
 ///   remaining, elapsed, then start time in this order; ids only break the tie.)
-/// - door: a `sensor` whose options contain `open` and `closed`.
+/// - door: a `sensor` whose options contain `open` and `closed`, else a `binary_sensor` of
+///   device class `door` (Miele, Whirlpool, Electrolux: `on` is open).
 /// - program: a `select` whose options are mostly program keys (containing `_program_`
 ///   or starting with `dishcare_`, `laundry_care_`, `cooking_`, `consumer_products_`).
 ///   Home Connect has two: the active and the selected program. The one whose id
@@ -60,7 +61,7 @@ public enum ApplianceRoleRecognizer {
         var devices: [DiscoveredDevice] = []
         var skipped: [SkippedDevice] = []
         for record in records {
-            let name = record.name ?? record.model ?? record.id
+            let name = displayName(record)
             guard let applianceID = applianceID(forDeviceID: record.id) else {
                 skipped.append(SkippedDevice(deviceID: record.id, name: name,
                                              reason: "device id gives no appliance id: expected letters, digits, _ or -"))
@@ -90,6 +91,15 @@ public enum ApplianceRoleRecognizer {
                                             entities: entities, units: units, profile: profile))
         }
         return DiscoveryResult(devices: devices, skipped: skipped)
+    }
+
+    /// The HA device's name (`name_by_user`, else `name`, as the template gives it), else its
+    /// maker and model ("LG WM3600HWA"), else its id: never a name made from the integration.
+    static func displayName(_ record: DiscoveryRecord) -> String {
+        func given(_ text: String?) -> String? { text.flatMap { $0.contains { !$0.isWhitespace } ? $0 : nil } }
+        if let name = given(record.name) { return name }
+        let made = [record.manufacturer, record.model].compactMap(given)
+        return made.isEmpty ? record.id : made.joined(separator: " ")
     }
 
     /// The entity id per role among `entities` (see the rules above).
@@ -122,7 +132,10 @@ public enum ApplianceRoleRecognizer {
                 take(.elapsedTime) { $0.first(where: isDuration) }
             }
         }
-        take(.door) { $0.first { $0.domain == "sensor" && hasOptions($0, ["open", "closed"]) } }
+        take(.door) { candidates in
+            candidates.first { $0.domain == "sensor" && hasOptions($0, ["open", "closed"]) }
+                ?? candidates.first { $0.domain == "binary_sensor" && $0.deviceClass == "door" }
+        }
         take(.program) { candidates in
             let programs = candidates.filter(isProgramSelect)
             return programs.first { $0.id.contains("active") } ?? programs.first

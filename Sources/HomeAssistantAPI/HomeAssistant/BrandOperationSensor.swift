@@ -22,7 +22,7 @@ enum BrandOperationSensor {
     /// What the skip reason says was looked for.
     static func expected(_ profile: BrandProfile) -> String {
         switch profile {
-        case .electrolux: return "a sensor whose state is an Electrolux appliance state (RUNNING, IDLE, OFF, …)"
+        case .electrolux: return "a sensor whose state is an Electrolux appliance state (Running, Idle, Off, …)"
         case .plug: return "a power sensor"
         default:
             let sets = required(profile).map { $0.joined(separator: ", ") }.joined(separator: " or ")
@@ -36,9 +36,9 @@ enum BrandOperationSensor {
         if profile == .electrolux {
             let known = sensors.filter { entity in
                 entity.options == nil && entity.unit == nil
-                    && BrandProfile.electroluxStates.keys.contains(entity.state.lowercased())
+                    && BrandProfile.electroluxStates.keys.contains(BrandProfile.stateKey(entity.state))
             }
-            return known.first { $0.state.lowercased() != "off" } ?? known.first
+            return known.first { BrandProfile.stateKey($0.state) != "off" } ?? known.first
         }
         return sensors.first { entity in
             guard let options = entity.options else { return false }

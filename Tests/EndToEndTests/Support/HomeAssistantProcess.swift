@@ -7,9 +7,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Testing
 
-/// A real Home Assistant 2024.3.3 for end-to-end tests, run from the virtual
-/// environment that `scripts/ha/setup.sh` builds.
+/// A real Home Assistant for end-to-end tests: 2026.11.0 (the default) from the Debian
+/// forky root that `scripts/ha/forky-root.sh` builds, or 2024.3.3 from the virtual
+/// environment that `scripts/ha/setup.sh` builds. `CYCLETRACK_HA_VERSION` chooses for
+/// the whole test run; `HomeAssistantProcess(version:)` for one instance.
 ///
 ///     let ha = try HomeAssistantProcess()      // fresh config dir, free port; not started
 ///     try await ha.start()                     // hass runs, answers, is onboarded
@@ -22,9 +25,19 @@ import Darwin
 /// The token is read from that file only to build Authorization headers: it never
 /// appears on a command line, in a log or in an error. `deinit` stops hass if a test
 /// did not; hass runs under `scripts/ha/run_hass.py`, which also stops it if the
-/// test process dies.
+/// test process dies. Every start prints which Home Assistant the test runs on.
 final class HomeAssistantProcess: @unchecked Sendable {
-    static let version = "2024.3.3"
+    /// The release the tests run on unless told otherwise: the one with Live Activities.
+    static let currentVersion = "2026.11.0"
+    /// The oldest release the README claims cycletrack's core works with (REST and WebSocket).
+    static let oldestVersion = "2024.3.3"
+    static let knownVersions = [currentVersion, oldestVersion]
+
+    /// `$CYCLETRACK_HA_VERSION`, else `currentVersion`: what `HomeAssistantProcess()` starts.
+    static var version: String {
+        let chosen = ProcessInfo.processInfo.environment["CYCLETRACK_HA_VERSION"] ?? ""
+        return chosen.isEmpty ? currentVersion : chosen
+    }
 
     // MARK: Where things are
 
@@ -41,8 +54,9 @@ final class HomeAssistantProcess: @unchecked Sendable {
 
     static var scriptsDirectory: URL { repositoryRoot.appendingPathComponent("scripts/ha") }
 
-    /// `$CYCLETRACK_HA_VENV`, else `${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3`,
-    /// exactly as `scripts/ha/setup.sh` computes it.
+    /// For 2024.3.3: `$CYCLETRACK_HA_VENV`, else
+    /// `${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3`, exactly as
+    /// `scripts/ha/setup.sh` computes it.
     static var venvDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["CYCLETRACK_HA_VENV"], !explicit.isEmpty {
@@ -54,32 +68,33 @@ final class HomeAssistantProcess: @unchecked Sendable {
         } else {
             cache = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         }
-        return URL(fileURLWithPath: cache).appendingPathComponent("cycletrack/ha-\(version)")
+        return URL(fileURLWithPath: cache).appendingPathComponent("cycletrack/ha-\(oldestVersion)")
     }
 
-    /// Why a real HA can't be started here, or nil when it can.
-    static func availability() -> String? {
-        let files = FileManager.default
-        let venv = venvDirectory
-        let marker = venv.appendingPathComponent(".cycletrack-ha-ready").path
-        guard files.fileExists(atPath: marker) else {
-            return "no Home Assistant \(version) venv at \(venv.path) (no setup marker): run scripts/ha/setup.sh"
-        }
-        for tool in ["bin/hass", "bin/python"] where !files.isExecutableFile(atPath: venv.appendingPathComponent(tool).path) {
-            return "\(venv.path)/\(tool) is missing: run scripts/ha/setup.sh --force"
-        }
-        guard files.fileExists(atPath: fixtureDirectory.appendingPathComponent("configuration.yaml").path) else {
+    /// Why a real HA of `version` can't be started here, or nil when it can.
+    static func availability(version: String = HomeAssistantProcess.version) -> String? {
+        guard FileManager.default.fileExists(atPath: fixtureDirectory.appendingPathComponent("configuration.yaml").path) else {
             return "the fixture config is missing at \(fixtureDirectory.path)"
         }
-        return nil
+        switch version {
+        case currentVersion: return HomeAssistantInstall.forkyRootAvailability
+        case oldestVersion: return HomeAssistantInstall.venvAvailability(venvDirectory)
+        default: return "no Home Assistant \(version) here: CYCLETRACK_HA_VERSION is one of \(knownVersions.joined(separator: ", "))"
+        }
     }
 
-    /// `CYCLETRACK_REQUIRE_HA=1` (CI) makes a missing venv a failure instead of a skip.
+    /// `CYCLETRACK_REQUIRE_HA=1` (CI) makes a missing HA a failure instead of a skip.
     static var isRequired: Bool { ProcessInfo.processInfo.environment["CYCLETRACK_REQUIRE_HA"] == "1" }
 
     /// Whether suites that need HA should run: when it's there, or when it's required
     /// (then `init()` fails with the reason).
     static var shouldRun: Bool { availability() == nil || isRequired }
+
+    /// Whether the HA these tests run on (`version`) is at least `minimum`: for suites of
+    /// features that need a newer HA than the oldest supported one.
+    static func isAtLeast(_ minimum: String) -> Bool {
+        HomeAssistantInstall.compare(version, minimum) != .orderedAscending
+    }
 
     // MARK: This instance
 
@@ -94,18 +109,24 @@ final class HomeAssistantProcess: @unchecked Sendable {
     let port: Int
     /// `http://127.0.0.1:<port>`
     let url: URL
+    /// The Home Assistant release this instance runs (checked against `/api/config` at start).
+    let version: String
+    private let install: HomeAssistantInstall
 
     private let lock = NSLock()
     private var process: Process?
     private var logHandle: FileHandle?
 
     /// Copies the fixture config into a fresh temporary directory and picks a free
-    /// 127.0.0.1 port. Does not start HA. Throws the availability reason when the
-    /// venv isn't there.
-    init() throws {
-        if let reason = Self.availability() {
-            throw HomeAssistantTestError("Home Assistant is not available: \(reason)")
+    /// 127.0.0.1 port. Does not start HA. Throws the availability reason when that
+    /// release isn't there.
+    init(version: String = HomeAssistantProcess.version) throws {
+        if let reason = Self.availability(version: version) {
+            throw HomeAssistantTestError("Home Assistant \(version) is not available: \(reason)")
         }
+        self.version = version
+        install = version == Self.oldestVersion
+            ? .venv(Self.venvDirectory) : .forkyRoot(Self.scriptsDirectory.appendingPathComponent("forky-root.sh"))
         let files = FileManager.default
         directory = files.temporaryDirectory.appendingPathComponent("cycletrack-ha-\(UUID().uuidString)")
         configDirectory = directory.appendingPathComponent("config")
@@ -138,20 +159,16 @@ final class HomeAssistantProcess: @unchecked Sendable {
     // MARK: Start and stop
 
     /// Starts `hass -c <configDirectory> --skip-pip` and waits (bounded by `timeout`)
-    /// until it answers, its `home_connect` stand-in entry is loaded, and a token
-    /// works: onboarding the first time, checking the kept token on a restart.
-    /// Fails with the end of HA's log.
-    func start(timeout: Duration = .seconds(90)) async throws {
+    /// until it answers, a token works (onboarding the first time, checking the kept
+    /// token on a restart), `/api/config` says RUNNING with the expected version, hass
+    /// listens on 127.0.0.1 only, and its `home_connect` stand-in entry is loaded.
+    /// Prints the version and the test. Fails with the end of HA's log.
+    func start(timeout: Duration = .seconds(180)) async throws {
         guard !isRunning else { throw HomeAssistantTestError("Home Assistant is already running at \(url)") }
         let deadline = ContinuousClock.now + timeout
         let log = try openLog()
-        let child = Process()
-        child.executableURL = Self.venvDirectory.appendingPathComponent("bin/python")
-        child.arguments = [
-            Self.scriptsDirectory.appendingPathComponent("run_hass.py").path,
-            Self.venvDirectory.appendingPathComponent("bin/hass").path,
-            "-c", configDirectory.path, "--skip-pip",
-        ]
+        let child = install.process(Self.scriptsDirectory.appendingPathComponent("run_hass.py").path,
+                                    [install.hass, "-c", configDirectory.path, "--skip-pip"])
         child.standardOutput = log
         child.standardError = log
         child.standardInput = FileHandle.nullDevice
@@ -178,6 +195,8 @@ final class HomeAssistantProcess: @unchecked Sendable {
             } else {
                 try await onboard(deadline: deadline)
             }
+            try await waitUntilRunning(deadline)
+            try checkListening(child.processIdentifier)
             try await waitUntil(deadline, "the home_connect stand-in's config entry to be loaded") {
                 let (status, data) = try await self.request("GET", "/api/config/config_entries/entry?domain=home_connect")
                 guard status == 200, let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
@@ -188,6 +207,43 @@ final class HomeAssistantProcess: @unchecked Sendable {
         } catch {
             terminate(graceSeconds: 10)
             throw HomeAssistantTestError("\(error)\n--- last lines of \(logFile.path) ---\n\(logTail())")
+        }
+        let test = Test.current.map { "\"\($0.displayName ?? $0.name)\"" } ?? "(no test)"
+        print("HomeAssistantProcess: Home Assistant \(version) at \(url) for \(test)")
+    }
+
+    /// HA 2026.x answers `/api/` before its integrations are loaded: waits for
+    /// `state == RUNNING`, and checks that the version is the one asked for.
+    private func waitUntilRunning(_ deadline: ContinuousClock.Instant) async throws {
+        var seen: String?
+        try await waitUntil(deadline, "GET /api/config to say RUNNING") {
+            let (status, data) = try await self.request("GET", "/api/config")
+            guard status == 200, let config = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                return false
+            }
+            seen = config["version"] as? String
+            return config["state"] as? String == "RUNNING"
+        }
+        guard seen == version else {
+            throw HomeAssistantTestError("expected Home Assistant \(version), /api/config says \(seen ?? "no version")")
+        }
+    }
+
+    /// Fails unless hass (the process tree under `pid`) listens on 127.0.0.1:`port` and
+    /// nowhere else (`scripts/ha/listening.py` reads /proc; no traffic).
+    private func checkListening(_ pid: Int32) throws {
+        let checker = Process()
+        checker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        checker.arguments = ["python3", Self.scriptsDirectory.appendingPathComponent("listening.py").path,
+                             String(pid), "--port", String(port)]
+        let output = Pipe()
+        checker.standardOutput = output
+        checker.standardError = output
+        try checker.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        checker.waitUntilExit()
+        guard checker.terminationStatus == 0 else {
+            throw HomeAssistantTestError("hass must listen on 127.0.0.1:\(port) only: \(said)")
         }
     }
 
@@ -265,12 +321,9 @@ final class HomeAssistantProcess: @unchecked Sendable {
 
     private func onboard(deadline: ContinuousClock.Instant) async throws {
         let remaining = max(5, Int((deadline - ContinuousClock.now).components.seconds))
-        let helper = Process()
-        helper.executableURL = Self.venvDirectory.appendingPathComponent("bin/python")
-        helper.arguments = [
-            Self.scriptsDirectory.appendingPathComponent("onboard.py").path,
+        let helper = install.process(Self.scriptsDirectory.appendingPathComponent("onboard.py").path, [
             "--url", url.absoluteString, "--token-file", tokenFile.path, "--timeout", String(remaining),
-        ]
+        ])
         let output = directory.appendingPathComponent("onboard.log")
         guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
             throw HomeAssistantTestError("could not create \(output.path)")

@@ -10,8 +10,17 @@ manufacturer "BSH") with entities shaped like the real integration's:
     progress        sensor.dishwasher_program_progress            unit %
     finish_time     sensor.dishwasher_program_finish_time         device_class timestamp
     program         select.dishwasher_active_program              options = program keys
-    door            sensor.dishwasher_door                        enum; options open closed locked
+    selected_program select.dishwasher_selected_program           options = program keys
+    door            sensor.dishwasher_door                        enum; options closed locked open
     temperature     sensor.oven_current_oven_cavity_temperature   ovens only; °C
+
+as HA 2026.11's home_connect gives them: the same translation keys and enum options,
+unique ids ``<id>-<Home Connect key>``, the door a sensor (the door binary sensor went
+in 2025.5), progress and finish time available only while a program is delayed,
+running, paused or finished. Also, fixed: the event sensors of the kind of appliance
+(``sensor.dishwasher_program_finished``, ``..._salt_lack``, ...; enum ``confirmed off
+present``, disabled by default, so they are in the entity registry and have no state)
+and the binary sensors remote control, remote start and local control.
 
 YAML (``home_connect: {appliances: [{id, name, kind}]}``, kind one of dishwasher,
 washer, dryer, oven) makes the config entry through an import flow, so no browser
@@ -61,11 +70,12 @@ from .const import (
     ROLE_OPERATION_STATE,
     ROLE_PROGRAM,
     ROLE_PROGRESS,
+    ROLE_SELECTED_PROGRAM,
     ROLE_TEMPERATURE,
     STATES_FILE,
 )
 
-PLATFORMS = [Platform.SENSOR, Platform.SELECT]
+PLATFORMS = [Platform.SENSOR, Platform.SELECT, Platform.BINARY_SENSOR]
 DEFAULT_APPLIANCE = {"id": "SIEMENS-SN65ZX49CE-68A40E000001", "name": "Dishwasher", "kind": "dishwasher"}
 
 APPLIANCE_SCHEMA = vol.Schema(
@@ -142,7 +152,7 @@ def validate(role: str, kind: str, text: str) -> None:
         parsed = dt_util.parse_datetime(text)
         if parsed is None or parsed.tzinfo is None:
             raise vol.Invalid(f"finish_time must be an ISO 8601 time with a zone, not {text!r}")
-    if role == ROLE_PROGRAM and text not in PROGRAMS[kind]:
+    if role in (ROLE_PROGRAM, ROLE_SELECTED_PROGRAM) and text not in PROGRAMS[kind]:
         raise vol.Invalid(f"program must be one of {PROGRAMS[kind]}, not {text!r}")
 
 
@@ -201,7 +211,11 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
         for _, app_id, role, text in planned:
             runtime.values[app_id][role] = text
         await hass.async_add_executor_job(_save, runtime.states_path, runtime.snapshot())
-        for entity, *_ in planned:
+        # The program sensors follow the operation state (available only while a program is on).
+        touched = {app_id for _, app_id, role, _ in planned if role == ROLE_OPERATION_STATE}
+        followers = [runtime.entities[(app_id, role)] for app_id in touched for role in (ROLE_PROGRESS, ROLE_FINISH_TIME)
+                     if (app_id, role) in runtime.entities]
+        for entity in {id(entity): entity for entity in [*(p[0] for p in planned), *followers]}.values():
             entity.async_write_ha_state()
 
     hass.services.async_register(DOMAIN, "set_state", set_state, schema=SET_STATE_SCHEMA)

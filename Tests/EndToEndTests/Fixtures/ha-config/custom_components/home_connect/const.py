@@ -8,7 +8,42 @@ OPERATION_STATES = [
     "inactive", "ready", "delayedstart", "run", "pause",
     "actionrequired", "finished", "error", "aborting",
 ]
-DOOR_STATES = ["open", "closed", "locked"]
+# The door is a sensor since HA 2025.5 (the binary sensor was removed); 2026.11's options order.
+DOOR_STATES = ["closed", "locked", "open"]
+# The program sensors (progress, finish time) are available only while a program runs,
+# pauses, waits for its delayed start or has finished, as in HA 2026.11.
+PROGRAM_SHOWN_IN = ["delayedstart", "run", "pause", "finished"]
+# The event sensors: enum over these options, "off" until an event, disabled by default.
+EVENT_OPTIONS = ["confirmed", "off", "present"]
+EVENT_SENSORS = {
+    "dishwasher": ["program_aborted", "program_finished", "salt_lack", "rinse_aid_lack"],
+    "washer": ["program_finished"],
+    "dryer": ["program_finished", "drying_process_finished"],
+    "oven": ["program_finished", "preheat_finished"],
+}
+# Binary sensors every appliance has, with the value the stand-in shows.
+BINARY_SENSORS = {"remote_control": True, "remote_start": False, "local_control": False}
+
+# The Home Connect keys the real entities' unique ids end with ("<ha_id>-<key>"), per
+# translation key (homeassistant/components/home_connect in 2026.11).
+BSH_KEYS = {
+    "operation_state": "BSH.Common.Status.OperationState",
+    "door": "BSH.Common.Status.DoorState",
+    "program_progress": "BSH.Common.Option.ProgramProgress",
+    "program_finish_time": "BSH.Common.Option.RemainingProgramTime",
+    "oven_current_cavity_temperature": "Cooking.Oven.Status.CurrentCavityTemperature",
+    "active_program": "BSH.Common.Root.ActiveProgram",
+    "selected_program": "BSH.Common.Root.SelectedProgram",
+    "remote_control": "BSH.Common.Status.RemoteControlActive",
+    "remote_start": "BSH.Common.Status.RemoteControlStartAllowed",
+    "local_control": "BSH.Common.Status.LocalControlActive",
+    "program_aborted": "BSH.Common.Event.ProgramAborted",
+    "program_finished": "BSH.Common.Event.ProgramFinished",
+    "salt_lack": "Dishcare.Dishwasher.Event.SaltLack",
+    "rinse_aid_lack": "Dishcare.Dishwasher.Event.RinseAidLack",
+    "drying_process_finished": "LaundryCare.Dryer.Event.DryingProcessFinished",
+    "preheat_finished": "Cooking.Oven.Event.PreheatFinished",
+}
 
 # Program keys per kind of appliance, as the real integration's select offers them.
 PROGRAMS = {
@@ -40,8 +75,10 @@ ROLE_FINISH_TIME = "finish_time"
 ROLE_PROGRAM = "program"
 ROLE_DOOR = "door"
 ROLE_TEMPERATURE = "temperature"
+ROLE_SELECTED_PROGRAM = "selected_program"
 SENSOR_ROLES = [ROLE_OPERATION_STATE, ROLE_PROGRESS, ROLE_FINISH_TIME, ROLE_DOOR]
-ALL_ROLES = [*SENSOR_ROLES, ROLE_PROGRAM, ROLE_TEMPERATURE]
+PROGRAM_ROLES = [ROLE_PROGRESS, ROLE_FINISH_TIME]
+ALL_ROLES = [*SENSOR_ROLES, ROLE_PROGRAM, ROLE_SELECTED_PROGRAM, ROLE_TEMPERATURE]
 
 # What an idle appliance shows after setup, until a test sets something.
 INITIAL_STATES = {
@@ -49,6 +86,7 @@ INITIAL_STATES = {
     ROLE_PROGRESS: "unavailable",
     ROLE_FINISH_TIME: "unavailable",
     ROLE_PROGRAM: "unknown",
+    ROLE_SELECTED_PROGRAM: "unknown",
     ROLE_DOOR: "closed",
     ROLE_TEMPERATURE: "21",
 }

@@ -1,4 +1,5 @@
-"""The active-program select of the Home Connect stand-in."""
+"""The active-program and selected-program selects of the Home Connect stand-in
+(registered in this order, as the real integration does)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,13 +9,13 @@ from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
-from .const import DOMAIN, PROGRAMS, ROLE_PROGRAM
+from .const import DOMAIN, PROGRAMS, ROLE_PROGRAM, ROLE_SELECTED_PROGRAM
 from .entity import StandInEntity
 
 
-class ActiveProgramSelect(StandInEntity, SelectEntity):
-    def __init__(self, runtime: Any, appliance: dict[str, Any]) -> None:
-        super().__init__(runtime, appliance, ROLE_PROGRAM, "active_program")
+class ProgramSelect(StandInEntity, SelectEntity):
+    def __init__(self, runtime: Any, appliance: dict[str, Any], role: str, translation_key: str) -> None:
+        super().__init__(runtime, appliance, role, translation_key)
         self._attr_options = list(PROGRAMS[appliance["kind"]])
 
     @property
@@ -23,10 +24,17 @@ class ActiveProgramSelect(StandInEntity, SelectEntity):
 
     async def async_select_option(self, option: str) -> None:
         await self.hass.services.async_call(
-            DOMAIN, "set_state", {"appliance": self._appliance_id, ROLE_PROGRAM: option}, blocking=True
+            DOMAIN, "set_state", {"appliance": self._appliance_id, self._role: option}, blocking=True
         )
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry, async_add_entities: AddEntitiesCallback) -> None:
     runtime = hass.data[DOMAIN]
-    async_add_entities(ActiveProgramSelect(runtime, appliance) for appliance in entry.data["appliances"])
+    async_add_entities(
+        select
+        for appliance in entry.data["appliances"]
+        for select in (
+            ProgramSelect(runtime, appliance, ROLE_PROGRAM, "active_program"),
+            ProgramSelect(runtime, appliance, ROLE_SELECTED_PROGRAM, "selected_program"),
+        )
+    )

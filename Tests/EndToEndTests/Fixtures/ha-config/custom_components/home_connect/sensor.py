@@ -1,5 +1,6 @@
 """Sensors of the Home Connect stand-in: operation state, program progress,
-program finish time, door, and for ovens the cavity temperature."""
+program finish time, door, for ovens the cavity temperature, and the event sensors
+(disabled by default, as in HA 2026.11)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -15,6 +16,8 @@ from homeassistant.util import dt as dt_util
 from .const import (
     DOMAIN,
     DOOR_STATES,
+    EVENT_OPTIONS,
+    EVENT_SENSORS,
     OPERATION_STATES,
     ROLE_DOOR,
     ROLE_FINISH_TIME,
@@ -22,7 +25,7 @@ from .const import (
     ROLE_PROGRESS,
     ROLE_TEMPERATURE,
 )
-from .entity import StandInEntity
+from .entity import FixedEntity, StandInEntity
 
 
 def _number(text: str) -> int | float:
@@ -58,6 +61,16 @@ class TemperatureSensor(NumberSensor):
     _attr_native_unit_of_measurement = UnitOfTemperature.CELSIUS
 
 
+class EventSensor(FixedEntity, SensorEntity):
+    """An event of the appliance (program finished, salt lack, ...): "off" until the
+    event, and disabled in the entity registry until a user enables it."""
+
+    _attr_device_class = SensorDeviceClass.ENUM
+    _attr_entity_registry_enabled_default = False
+    _attr_options = list(EVENT_OPTIONS)
+    _attr_native_value = "off"
+
+
 class FinishTimeSensor(StandInEntity, SensorEntity):
     _attr_device_class = SensorDeviceClass.TIMESTAMP
 
@@ -77,5 +90,6 @@ async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry, async_add_e
             EnumSensor(runtime, appliance, ROLE_DOOR, "door", DOOR_STATES),
         ]
         if appliance["kind"] == "oven":
-            entities.append(TemperatureSensor(runtime, appliance, ROLE_TEMPERATURE, "current_oven_cavity_temperature"))
+            entities.append(TemperatureSensor(runtime, appliance, ROLE_TEMPERATURE, "oven_current_cavity_temperature"))
+        entities += [EventSensor(appliance, key) for key in EVENT_SENSORS[appliance["kind"]]]
     async_add_entities(entities)

@@ -1,8 +1,14 @@
 """Stand-in for Supernotify in cycletrack's end-to-end tests.
 
-Registers the action ``supernotify.notify``, accepts any data (a permissive
-schema: HA's REST and service-call path still run as for the real one), and
-appends each call as one JSON line to ``<config dir>/supernotify_calls.jsonl``:
+Registers the action ``supernotify.notify`` with the fields of Supernotify 2.x's
+action (``message``, ``title``, ``target``, ``extra_data`` beside the options of
+Supernotify's action data: ``delivery``, ``delivery_selection``, ``priority``,
+``force_resend``, ``scenarios_*``, ``recipients``, ``media``, ``actions``, ...; their
+types as in rhizomatics/supernotify ``schema.py``, ``ACTION_DATA_SCHEMA``). A call with
+a field of the wrong type, or a field the action doesn't have, is refused as the real
+action refuses it: HA answers 400 and logs why. Validation never changes the data, so
+what is recorded is what was sent: each accepted call is appended as one JSON line to
+``<config dir>/supernotify_calls.jsonl``:
 
     {"received_at": "<ISO 8601 UTC>", "data": {<the call's data>}, "failure": null}
 
@@ -24,7 +30,7 @@ from datetime import datetime, timezone
 import json
 import os
 
-import voluptuous as vol
+import voluptuous as vol  # on HA 2026.x this is probatio, which HA installs under this name
 
 from homeassistant.core import HomeAssistant, ServiceCall, ServiceResponse, SupportsResponse
 from homeassistant.exceptions import HomeAssistantError
@@ -37,7 +43,33 @@ FAIL_FILE = "supernotify_fail"
 DELIVERIES_FILE = "supernotify_deliveries"
 
 CONFIG_SCHEMA = cv.empty_config_schema(DOMAIN)
-NOTIFY_SCHEMA = vol.Schema({}, extra=vol.ALLOW_EXTRA)
+TEXT = vol.Any(None, str)
+NAMES = vol.Any(str, [str])
+# The action's fields; validators that only check (never convert), so the recorded
+# data is exactly what HA received.
+NOTIFY_SCHEMA = vol.Schema(
+    {
+        vol.Optional("message"): TEXT,
+        vol.Optional("title"): TEXT,
+        vol.Optional("target"): vol.Any(str, [str], dict),
+        vol.Optional("extra_data"): dict,
+        vol.Optional("data"): vol.Any(None, dict),
+        vol.Optional("delivery"): vol.Any(str, [str], {str: vol.Any(None, dict)}),
+        vol.Optional("delivery_selection"): vol.In(["explicit", "fixed", "implicit"]),
+        vol.Optional("priority"): vol.Any(int, vol.In(["minimum", "low", "medium", "high", "critical"])),
+        vol.Optional("force_resend"): bool,
+        vol.Optional("debug"): bool,
+        vol.Optional("scenarios_require"): NAMES,
+        vol.Optional("scenarios_apply"): NAMES,
+        vol.Optional("scenarios_constrain"): NAMES,
+        vol.Optional("recipients"): NAMES,
+        vol.Optional("media"): dict,
+        vol.Optional("message_html"): str,
+        vol.Optional("action_groups"): NAMES,
+        vol.Optional("actions"): list,
+        vol.Optional("timestamp"): str,
+    }
+)
 
 
 def _read_failure(path: str) -> str | None:
