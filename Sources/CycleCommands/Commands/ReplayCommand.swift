@@ -27,7 +27,7 @@ struct ReplayCommand {
                                    lg_thinq, smartthings, whirlpool, electrolux or plug
           --cycle ID --db FILE     replay a stored cycle (an id from 'cycletrack query')
           --record FILE            also store what it played in a database, as source
-                                   "replay" (calls marked not sent; 'stats' counts them)
+                                   "replay" (calls marked replayed, holds not_sent)
 
         A summary goes to stderr: the cycles and their outcome, the calls per kind, what
         was held back and why, and the steps dropped to fit the per-cycle limit. The trace

@@ -15,7 +15,7 @@ public struct StatsCommand: Sendable {
     public static let help = """
         usage: cycletrack stats [--db FILE | --config FILE] [--appliance ID] [--since WHEN] [--until WHEN]
                                 [--program P] [--outcome O] [--source S]
-                                [--by appliance|program|week] [--format table|json|csv]
+                                [--by appliance|program|week|month] [--format table|json|csv]
 
         Summarises stored cycles per group (default: per appliance).
 
@@ -31,10 +31,12 @@ public struct StatsCommand: Sendable {
           pushes             calls per cycle, median and maximum (for a replay recorded
                              with --record, the calls it planned)
           energy             kWh per cycle (median) and in total, where recorded
+  cost               what the energy cost, per cycle (median) and in total, where
+                     a price was configured
 
         --db, --config, --appliance, --since, --until, --program, --outcome, --source and
         --format work as for 'cycletrack query'; weeks are ISO weeks (2026-W45) of the
-        local start time. json and csv give durations in seconds.
+        local start time, months of its local date. json and csv give durations in seconds.
 
         """
 
