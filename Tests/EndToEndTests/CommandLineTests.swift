@@ -58,7 +58,7 @@ import Testing
     @Test func queryFindsTheDatabaseThroughConfig() throws {
         let scratch = try Scratch()
         let database = scratch.path + "/kept.sqlite"
-        let demo = try CycletrackProcess.run(["demo", "--speed", "20000", "--db", database], timeout: 120)
+        let demo = try CycletrackProcess.run(["demo", "--speed", "2000", "--db", database], timeout: 120)
         #expect(demo.status == 0, "\(demo.stderr)")
         let config = scratch.write("cycletrack.json", #"{"database": "\#(database)"}"#)
         let query = try CycletrackProcess.run(["query", "--config", config, "--format", "csv"])
@@ -81,7 +81,7 @@ import Testing
         let database = scratch.path + "/history.sqlite"
         // This process stands in for the running service: it takes the lock `run` takes.
         let lock = try DatabaseLock(database: database)
-        let result = try CycletrackProcess.run(["demo", "--speed", "20000", "--db", database], timeout: 60)
+        let result = try CycletrackProcess.run(["demo", "--speed", "2000", "--db", database], timeout: 120)
         #expect(result.status == 78)
         #expect(result.stderr.contains("demo refuses \(database): it is held by process \(getpid())"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)

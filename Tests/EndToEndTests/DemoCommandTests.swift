@@ -4,7 +4,7 @@ import Testing
 @Suite struct DemoCommandTests {
     @Test func theDemoRunsTheServiceAndShowsWhatItStored() throws {
         let scratch = try Scratch()
-        let result = try CycletrackProcess.run(["demo", "--speed", "20000"], environment: ["TMPDIR": scratch.path], timeout: 120)
+        let result = try CycletrackProcess.run(["demo", "--speed", "2000"], environment: ["TMPDIR": scratch.path], timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains(" start ") }.count == 2)
@@ -20,7 +20,7 @@ import Testing
     @Test func theDemoKeepsItsDatabaseWhenAsked() throws {
         let scratch = try Scratch()
         let database = scratch.path + "/demo.sqlite"
-        let result = try CycletrackProcess.run(["demo", "--speed", "20000", "--db", database], timeout: 120)
+        let result = try CycletrackProcess.run(["demo", "--speed", "2000", "--db", database], timeout: 120)
         #expect(result.status == 0)
         let query = try CycletrackProcess.run(["query", "--db", database, "--format", "csv"])
         #expect(query.status == 0)
