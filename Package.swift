@@ -39,6 +39,9 @@ let package = Package(
                 .embedInCode("0002_superseded_pushes.sql"),
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
+                .embedInCode("0005_placeholder.sql"),
+                .embedInCode("0006_placeholder.sql"),
+                .embedInCode("0007_api_settings_and_instance.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.
@@ -61,10 +64,16 @@ let package = Package(
             name: "HistoryWeb",
             dependencies: ["CycleCore", "CycleHistory", "CMicroHTTPD"]
         ),
+        // The local API for the Home Assistant integration (docs/API.md), served beside the
+        // history page: JSON and the event stream from the service's snapshots, commands to it.
+        .target(
+            name: "ServiceAPI",
+            dependencies: ["CycleCore", "CycleService", "HomeAssistantAPI", "HistoryWeb"]
+        ),
         // The command line: one type per command, help texts, exit codes, the demo.
         .target(
             name: "CycleCommands",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HistoryWeb"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HistoryWeb", "ServiceAPI"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
@@ -77,7 +86,7 @@ let package = Package(
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CycleTrackTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "ServiceAPI", "HTTPStandIn"]
         ),
         .testTarget(
             name: "EndToEndTests",

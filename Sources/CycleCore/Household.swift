@@ -144,7 +144,23 @@ public struct Household: Sendable {
             return steps
         case .tick(let now):
             return fireDeadlines(before: now, inclusive: true)
+        case .retuned(let applianceID, let settings, let at):
+            return command(applianceID, at: at) { tracker, budget in tracker.retune(settings, at: at, budget: budget) }
+        case .endActivity(let applianceID, let at):
+            return command(applianceID, at: at) { tracker, budget in tracker.endActivity(at: at, budget: budget) }
         }
+    }
+
+    /// A command for one appliance at `at`: every deadline before it fires first, then
+    /// the command, as one step (also when it decided nothing, so the caller sees it).
+    private mutating func command(_ applianceID: String, at: Date,
+                                  _ apply: (inout ApplianceTracker, DailyBudget) -> [TrackerEffect]) -> [Step] {
+        var steps = fireDeadlines(before: at, inclusive: false)
+        guard var member = members[applianceID] else { return steps }
+        let effects = apply(&member.tracker, budget(at: at))
+        members[applianceID] = member
+        steps.append(step(applianceID, observation: nil, effects: effects))
+        return steps
     }
 
     private mutating func observe(_ applianceID: String, _ observation: Observation) -> Step? {
@@ -209,6 +225,11 @@ public enum HouseholdEvent: Sendable {
     case polled([(applianceID: String, observation: Observation)])
     /// The passing of time.
     case tick(Date)
+    /// One appliance's settings changed at `at` (the local API): the open cycle goes on
+    /// with them (`ApplianceTracker.retune`).
+    case retuned(String, ApplianceSettings, at: Date)
+    /// End one appliance's Live Activity now, with a clear (the local API).
+    case endActivity(String, at: Date)
 }
 
 /// UTC days as whole numbers: the daily budget's unit. Unix time has no leap seconds,

@@ -54,6 +54,26 @@ public struct ClientAllowList: Sendable, Equatable {
         }
     }
 
+    /// A client's address as text (`127.0.0.1`, `::1`), for logs; empty for another family.
+    static func text(_ address: UnsafePointer<sockaddr>) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let written: UnsafePointer<CChar>? = switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin_addr
+                return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+            }
+        case AF_INET6:
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin6_addr
+                return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+            }
+        default: nil
+        }
+        guard written != nil else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The address's bytes (network order), or nil when it isn't an IPv4 or IPv6 literal.
     static func parse(_ text: String) -> [UInt8]? {
         var v4 = in_addr()

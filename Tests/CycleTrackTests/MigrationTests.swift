@@ -86,13 +86,14 @@ import Testing
         do {
             let store = try fixture.store()
             _ = try store.openCycle(applianceID: "dishwasher", program: nil, startedAt: t(0), source: .run)
-            try store.connection.execute("PRAGMA user_version = 7")
+            try store.connection.execute("PRAGMA user_version = \(SchemaMigrator().latestVersion + 1)")
         }
         let before = try fixture.bytes(path)
         let known = SchemaMigrator().latestVersion
+        let newer = known + 1
         let error = #expect(throws: StoreError.self) { _ = try HistoryStore(path: path, mode: mode) }
-        #expect(error?.kind == .newerSchema(found: 7, known: known))
-        #expect(error?.description == "database \(path) is at schema version 7, this cycletrack knows up to \(known); upgrade cycletrack")
+        #expect(error?.kind == .newerSchema(found: newer, known: known))
+        #expect(error?.description == "database \(path) is at schema version \(newer), this cycletrack knows up to \(known); upgrade cycletrack")
         #expect(try fixture.bytes(path) == before)
     }
 

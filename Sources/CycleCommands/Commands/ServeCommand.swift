@@ -2,6 +2,7 @@ import CycleHistory
 import CycleService
 import CycleCore
 import HistoryWeb
+import ServiceAPI
 import FoundationEssentials
 
 /// `cycletrack serve`: the history page alone, over a history file, until SIGTERM or
@@ -67,9 +68,15 @@ struct ServeCommand {
 
     /// Starts the history page over `database` and logs where it is; each request is
     /// logged at debug level.
-    static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log) throws(HistoryServerError) -> HistoryServer {
+    /// With `api`, paths under `/api/` are the local API's (docs/API.md).
+    static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log,
+                          api: ServiceAPI? = nil) throws(HistoryServerError) -> HistoryServer {
         let site = HistorySite(databasePath: database, timeZone: timeZone)
-        let server = try HistoryServer(settings, respond: { site.respond(to: $0) }, served: { request, status in
+        let respond: @Sendable (HistoryRequest) -> HistoryResponse = { request in
+            if let api, ServiceAPI.handles(request.path) { return api.respond(to: request) }
+            return site.respond(to: request)
+        }
+        let server = try HistoryServer(settings, respond: respond, served: { request, status in
             log.debug("http_request", ["method": request.method, "path": request.path, "status": String(status)])
         })
         let host = settings.listen.contains(":") ? "[\(settings.listen)]" : settings.listen

@@ -34,13 +34,14 @@ public enum ApplianceDirectory {
                     + (config.discover ? " and discovery found no device for it" : " (discovery is off)")
                     + "; set 'entities.\(role)'")
             }
-            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered"))
+            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered",
+                                           deviceID: match?.deviceID))
         }
         for device in discovered ?? [] where !claimed.contains(device.deviceID) {
             guard !tracked.contains(where: { $0.id == device.applianceID }) else { continue }
             var settings = config.defaultSettings(id: device.applianceID, name: device.name)
             settings.profile = device.profile
-            tracked.append(TrackedAppliance(settings: settings, entities: device.entities, origin: "discovered"))
+            tracked.append(TrackedAppliance(settings: settings, entities: device.entities, origin: "discovered", deviceID: device.deviceID))
         }
         return tracked
     }

@@ -19,7 +19,7 @@ extension Runner {
     func readAll() async -> Date? {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
-        if publisher != nil { entities.append(Self.ownEntity) }
+        if publisher?.posts == true { entities.append(Self.ownEntity) }
         polls += 1
         let readings: [String: EntityState?]
         do {
@@ -35,7 +35,7 @@ extension Runner {
             sender.saidUnauthorized = false
         }
         pollBackoff.reset()
-        if let publisher, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
+        if let publisher, publisher.posts, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
         known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])

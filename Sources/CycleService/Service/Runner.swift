@@ -46,6 +46,8 @@ public actor Runner {
         /// Settings for an appliance with an open cycle in the store that is no longer
         /// followed (removed from the config, not discovered): its cycle ends as lost
         /// after its `lostAfterMinutes` unless it is followed again.
+        /// The local API's link (docs/API.md): snapshots and events out, commands in; nil: no API.
+        public var link: ServiceLink?
         public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
             ApplianceSettings(id: id, name: name ?? id)
         }
@@ -136,7 +138,9 @@ public actor Runner {
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,
                                  staleAfterSeconds: options.resendPendingWithinSeconds)
-        self.publisher = surface.map { HomeAssistantPublisher(surface: $0, log: log) }
+        let link = options.link
+        self.publisher = surface != nil || link != nil
+            ? HomeAssistantPublisher(surface: surface, log: log, entitiesQuiet: { link?.integrationConnected() ?? false }) : nil
         self.options = options
         self.source = source
         self.events = options.updates == .events ? events : nil
@@ -158,7 +162,9 @@ public actor Runner {
     /// durations, read once when it is followed); as given when the store can't say.
     static func learning(_ settings: ApplianceSettings, store: HistoryStore, log: Log) -> ApplianceSettings {
         do {
-            return try LearnedDurationsReader.learning(settings, store: store)
+            // And the settings changed through the local API, over the configured ones.
+            return Self.storedOverrides(settings.id, store: store, log: log)
+                .applied(to: try LearnedDurationsReader.learning(settings, store: store))
         } catch {
             log.error("store_read_failed", ["error": "\(error)", "effect": "no learned durations for \(settings.id)"])
             return settings
@@ -174,6 +180,7 @@ public actor Runner {
         }
         recoverUnfinishedPushes()
         rememberLastCycles()
+        await startCommands()
         await followUntrackedOpenCycles()
         await sender.sendWaiting()
         var nextPoll: Date? = clock.now()
@@ -188,6 +195,7 @@ public actor Runner {
                 await drive(.tick(now))
                 if let retry = sender.nextRetry, retry <= now { await sender.sendWaiting() }
                 await takeEvents()
+                await takeCommands()
                 if let due = nextSubscribe, now >= due {
                     nextPoll = await subscribe()
                 } else if let due = nextPoll, now >= due {
@@ -206,11 +214,13 @@ public actor Runner {
             for candidate in [nextPoll, nextSubscribe, household.nextDeadline, sender.nextRetry, nextDiscovery, settled] {
                 if let candidate, candidate < wake { wake = candidate }
             }
+            if options.link?.hasCommands == true { wake = min(wake, clock.now()) }
             if let retry = storeRetryAt, retry > wake { wake = retry }
             guard await sleep(until: wake) else { break }
         }
         reader?.cancel()
         subscription?.close()
+        options.link?.close()
         log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(sender.waiting)])
     }
 
@@ -264,6 +274,7 @@ public actor Runner {
         await sender.sendWaiting()
         publisher?.take(steps, household: household)
         await publisher?.publish(household, at: clock.now())
+        share(steps)
         return true
     }
 
