@@ -83,6 +83,9 @@ public final class ServiceLink: Sendable {
         }
     }
 
+    /// Whether an event stream is open now.
+    public var hasOpenStreams: Bool { state.withLock { !$0.subscribers.isEmpty } }
+
     /// Whether an integration follows the service: a stream is open, or one closed less
     /// than `connectedGraceSeconds` ago.
     public func integrationConnected() -> Bool {
