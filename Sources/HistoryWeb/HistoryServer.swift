@@ -35,6 +35,10 @@ public final class HistoryServer: Sendable {
         public var timeoutSeconds = 15
         /// The largest request body taken (`PATCH`, `POST`); a larger one gets 413.
         public var bodyLimit = 16 * 1024
+        /// Path prefixes any client may reach despite `allow` (the local API, `/api/`,
+        /// which checks its own key): with any, `allow` is checked per request (403)
+        /// rather than at accept time.
+        public var openPrefixes: [String] = []
 
         public init(listen: String = "127.0.0.1", port: UInt16, allow: [String] = []) {
             self.listen = listen
@@ -48,13 +52,15 @@ public final class HistoryServer: Sendable {
     final class Context: Sendable {
         let allow: ClientAllowList
         let bodyLimit: Int
+        let openPrefixes: [String]
         let respond: @Sendable (HistoryRequest) -> HistoryResponse
         let served: (@Sendable (HistoryRequest, Int) -> Void)?
 
-        init(allow: ClientAllowList, bodyLimit: Int, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
+        init(allow: ClientAllowList, bodyLimit: Int, openPrefixes: [String], respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
              served: (@Sendable (HistoryRequest, Int) -> Void)?) {
             self.allow = allow
             self.bodyLimit = bodyLimit
+            self.openPrefixes = openPrefixes
             self.respond = respond
             self.served = served
         }
@@ -76,7 +82,7 @@ public final class HistoryServer: Sendable {
     public init(_ settings: Settings, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
                 served: (@Sendable (HistoryRequest, Int) -> Void)? = nil) throws(HistoryServerError) {
         let allow = try ClientAllowList(settings.allow)
-        let context = Context(allow: allow, bodyLimit: settings.bodyLimit, respond: respond, served: served)
+        let context = Context(allow: allow, bodyLimit: settings.bodyLimit, openPrefixes: settings.openPrefixes, respond: respond, served: served)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_AUTO.rawValue
         let address: UnsafeMutableRawPointer
         let family: Int32
@@ -146,6 +152,7 @@ public final class HistoryServer: Sendable {
     private static let acceptPolicy: MHD_AcceptPolicyCallback = { pointer, address, length in
         guard let pointer, let address else { return .NO }
         let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+        if !context.openPrefixes.isEmpty { return .YES }
         return context.allow.allows(address, length: length) ? .YES : .NO
     }
 
@@ -195,6 +202,18 @@ public final class HistoryServer: Sendable {
         Unmanaged<RequestBody>.fromOpaque(opened).release()
     }
 
+    /// Whether the allow list, checked per request (see `openPrefixes`), refuses this one.
+    private static func refused(_ request: HistoryRequest, connection: OpaquePointer, context: Context) -> Bool {
+        guard !context.openPrefixes.isEmpty, !context.allow.allowsEveryone,
+              !context.openPrefixes.contains(where: { request.path.hasPrefix($0) }) else { return false }
+        guard let address = cct_mhd_client_address(connection) else { return true }
+        let length = Int32(address.pointee.sa_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+        return !context.allow.allows(address, length: socklen_t(length))
+    }
+
+    private static let forbidden = HistoryResponse(status: 403, contentType: "text/plain; charset=utf-8",
+                                                   body: "403: this address may not open the history page (http.allow)\n")
+
     private static func tooLarge(_ limit: Int) -> HistoryResponse {
         HistoryResponse(status: 413, contentType: "application/json",
                         body: #"{"error":"too_large","message":"the request body is larger than \#(limit) bytes"}"#)
@@ -219,7 +238,7 @@ public final class HistoryServer: Sendable {
 
     private static func answer(_ request: HistoryRequest, connection: OpaquePointer, context: Context,
                                instead: HistoryResponse? = nil) -> MHD_Result {
-        let answer = instead ?? context.respond(request)
+        let answer = instead ?? (refused(request, connection: connection, context: context) ? forbidden : context.respond(request))
         let created: OpaquePointer?
         if let stream = answer.stream {
             _ = cct_mhd_no_timeout(connection)

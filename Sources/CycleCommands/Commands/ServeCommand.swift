@@ -72,6 +72,9 @@ struct ServeCommand {
     static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log,
                           api: ServiceAPI? = nil) throws(HistoryServerError) -> HistoryServer {
         let site = HistorySite(databasePath: database, timeZone: timeZone)
+        var settings = settings
+        // HA reaches the API from its own address, not the ingress proxy's: the key guards it.
+        if api != nil { settings.openPrefixes = ["/api/"] }
         let respond: @Sendable (HistoryRequest) -> HistoryResponse = { request in
             if let api, ServiceAPI.handles(request.path) { return api.respond(to: request) }
             return site.respond(to: request)
