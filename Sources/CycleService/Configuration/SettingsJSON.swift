@@ -34,7 +34,7 @@ public enum SettingsJSON {
     }
 
     /// The overrides from their stored rows.
-    static func overrides(stored values: [String: String]) throws(ConfigurationError) -> ApplianceOverrides {
+    public static func overrides(stored values: [String: String]) throws(ConfigurationError) -> ApplianceOverrides {
         let text = "{" + values.keys.sorted().map { "\(JSONValue.quoted($0)):\(values[$0] ?? "null")" }.joined(separator: ",") + "}"
         let tree: JSONTree
         do { tree = try JSONReader.parse(Array(text.utf8)) } catch {
