@@ -35,6 +35,8 @@ extension Runner {
         for pending in link.takeCommands() {
             pending.finish(await perform(pending.command))
         }
+        // HA lost or back, events or polling: the service's snapshot follows without an event.
+        share([])
     }
 
     private func perform(_ command: RunnerCommand) async -> CommandOutcome {
@@ -47,6 +49,9 @@ extension Runner {
             case .reset: overrides = ApplianceOverrides()
             }
             do {
+                // The tracker's state is saved with the change: its appliance's row must exist (no poll may have yet).
+                try store.upsertAppliance(id: id, name: appliance.settings.name, at: clock.now(),
+                                          profile: appliance.settings.profile.rawValue)
                 try store.replaceSettingsOverrides(applianceID: id, SettingsJSON.stored(overrides), at: clock.now())
             } catch {
                 log.error("store_write_failed", ["appliance": id, "error": "\(error)", "action": "settings not changed"])

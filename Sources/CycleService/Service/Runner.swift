@@ -195,13 +195,13 @@ public actor Runner {
                 await drive(.tick(now))
                 if let retry = sender.nextRetry, retry <= now { await sender.sendWaiting() }
                 await takeEvents()
-                await takeCommands()
                 if let due = nextSubscribe, now >= due {
                     nextPoll = await subscribe()
                 } else if let due = nextPoll, now >= due {
                     nextPoll = await poll()
                 }
                 if subscription != nil { nextPoll = nil }
+                await takeCommands()
             }
             if let due = nextDiscovery, now >= due, let rediscover {
                 let found = await rediscover()
