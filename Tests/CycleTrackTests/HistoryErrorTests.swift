@@ -42,12 +42,12 @@ import Testing
         let fixture = try HistoryFixture()
         do {
             let store = try HistoryStore(path: fixture.path)
-            try store.connection.execute("PRAGMA user_version = 7")
+            try store.connection.execute("PRAGMA user_version = \(SchemaMigrator().latestVersion + 1)")
         }
         let before = try fixture.files.bytes(fixture.path)
         let error = #expect(throws: CommandError.self) { _ = try run(command, ["--db", fixture.path]) }
         #expect(error?.code == .config)
-        #expect(error?.message == "database \(fixture.path) is at schema version 7, this cycletrack knows up to \(SchemaMigrator().latestVersion); upgrade cycletrack")
+        #expect(error?.message == "database \(fixture.path) is at schema version \(SchemaMigrator().latestVersion + 1), this cycletrack knows up to \(SchemaMigrator().latestVersion); upgrade cycletrack")
         #expect(try fixture.files.bytes(fixture.path) == before)
     }
 

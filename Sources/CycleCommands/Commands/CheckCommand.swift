@@ -8,34 +8,29 @@ import FoundationEssentials
 /// appliances it would track; exit 0 only when all is well (69 when HA can't be reached).
 struct CheckCommand {
     static let help = """
-        usage: cycletrack check [--config FILE] [--db FILE] [--format table|json]
+        usage: cycletrack check [--config FILE] [--format table|json]
 
         Validates the configuration, reaches Home Assistant and confirms: the token, the
         HA version, that supernotify.notify exists, that the deliveries named in
         supernotify.mobile_deliveries are Supernotify deliveries (where Supernotify can
-        say), and that each configured entity exists. Shows each appliance's tunable
-        settings in effect and where each comes from (config, api override, default).
-        Then lists the appliances it would track. Exit 0 only when all is well, 1 when
-        something failed, 69 when Home Assistant can't be reached.
+        say), and that each configured entity exists. Then lists the appliances it would
+        track. Exit 0 only when all is well, 1 when something failed, 69 when Home
+        Assistant can't be reached.
 
           --config FILE        the configuration (found as 'run' finds it)
-          --db FILE            the history, for the settings changed through the local API
-                               (default: $CYCLETRACK_DB, else the config's "database")
           --format table|json  table (default), or one JSON object for scripts:
                                {"ok": ..., "checks": [{"check","result","detail"}], "appliances": [...]}
 
         """
 
     var configPath: String?
-    var databasePath: String?
     var json: Bool
     let environment: [String: String]
 
     init(arguments: [String], environment: [String: String]) throws(CommandError) {
-        let parsed = try Arguments(arguments, valued: ["config", "db", "format"])
+        let parsed = try Arguments(arguments, valued: ["config", "format"])
         guard parsed.positionals.isEmpty else { throw .usage("check takes no arguments, got '\(parsed.positionals[0])'") }
         configPath = parsed.value("config")
-        databasePath = parsed.value("db")
         json = try parsed.choice("format", ["table", "json"], default: "table") == "json"
         self.environment = environment
     }
@@ -144,9 +139,10 @@ struct CheckCommand {
         return finish(report, appliances: appliances, status: report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue)
     }
 
-    /// One row per tunable setting of each appliance: its value in effect and its source.
+    /// One row per tunable setting of each appliance: its value in effect and its source
+    /// (config, api override, default), the API's changes read from the history `run` uses.
     private func addSettings(_ appliances: [TrackedAppliance], config: Configuration, into report: inout Report) {
-        let database = databasePath ?? environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
+        let database = environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
         let stored = SettingsSources.stored(database)
         if let problem = stored.problem { report.add("settings", ok: nil, "API changes not read (\(problem))") }
         for appliance in appliances {
