@@ -23,19 +23,8 @@ struct HistoryServerTests {
     /// Sends `request` (on its own thread, so a server that answers early is read) and
     /// returns the status code and the whole response as text.
     static func exchange(port: UInt16, _ request: [UInt8]) throws -> (status: Int, text: String) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
+        let socket = try EventStreamReader.connect(port: port, timeout: timeval(tv_sec: 10, tv_usec: 0))
         defer { close(socket) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
         let sent = DispatchSemaphore(value: 0)
         let sender = Thread {
             defer { sent.signal() }
