@@ -7,7 +7,7 @@ import HistoryWeb
 /// each change as it is told, and a `: keepalive` comment when nothing was sent for
 /// `keepaliveSeconds`. Read on the connection's own thread.
 final class EventStream: ResponseStream {
-    static let keepaliveSeconds: Double = 15
+    private let keepaliveSeconds: Double
 
     private let subscription: EventSubscription
     private let first: [UInt8]
@@ -19,8 +19,9 @@ final class EventStream: ResponseStream {
         var quietSince = Date()
     }
 
-    init(subscription: EventSubscription, snapshot: JSONObject) {
+    init(subscription: EventSubscription, snapshot: JSONObject, keepaliveSeconds: Double = 15) {
         self.subscription = subscription
+        self.keepaliveSeconds = keepaliveSeconds
         first = Array(Self.frame("snapshot", snapshot).utf8)
         state = StreamState()
     }
@@ -31,10 +32,10 @@ final class EventStream: ResponseStream {
             state.quietSince = Date()
             return .bytes(first)
         }
-        let wait = min(seconds, max(0, Self.keepaliveSeconds - Date().timeIntervalSince(state.quietSince)))
+        let wait = min(seconds, max(0, keepaliveSeconds - Date().timeIntervalSince(state.quietSince)))
         guard let events = subscription.next(waitingAtMost: wait) else { return .end }
         if events.isEmpty {
-            guard Date().timeIntervalSince(state.quietSince) >= Self.keepaliveSeconds else { return .idle }
+            guard Date().timeIntervalSince(state.quietSince) >= keepaliveSeconds else { return .idle }
             state.quietSince = Date()
             return .bytes(Array(": keepalive\n\n".utf8))
         }

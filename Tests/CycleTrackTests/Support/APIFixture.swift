@@ -108,7 +108,7 @@ final class APIFixture: @unchecked Sendable {
 
 /// Waits until `condition` holds, trying every 50 ms for at most `seconds`: for what
 /// another process or thread does at its own pace (a poll, a stream).
-func eventually(_ what: String, within seconds: Double = 15, _ condition: () async throws -> Bool) async throws {
+func eventually(_ what: String, within seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return }
@@ -133,7 +133,7 @@ final class EventStreamReader {
     }
 
     /// Reads until `text` has arrived (true) or `seconds` passed (false).
-    func waitFor(_ text: String, within seconds: Double = 15) -> Bool {
+    func waitFor(_ text: String, within seconds: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while !received.contains(text), Date() < deadline {
