@@ -39,9 +39,8 @@ let package = Package(
                 .embedInCode("0002_superseded_pushes.sql"),
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
-                .embedInCode("0005_placeholder.sql"),
-                .embedInCode("0006_placeholder.sql"),
-                .embedInCode("0007_api_settings_and_instance.sql"),
+                .embedInCode("0005_holds_replays_and_cost.sql"),
+                .embedInCode("0006_api_settings_and_instance.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.
@@ -49,7 +48,12 @@ let package = Package(
             name: "CycleHistory",
             dependencies: ["CycleCore", "CSQLite", "Migrations"]
         ),
-        // Home Assistant over libcurl: HTTP, the REST client, templates, discovery, the WebSocket.
+        // Local time for tables and the page: the C library's zone (tzset, localtime_r)
+        // behind one lock, and how times and durations are written.
+        .target(name: "LocalTime", dependencies: ["CycleCore"]),
+        // Home Assistant over libcurl, by folder: HTTP/ (libcurl transfers), WebSocket/ (an
+        // RFC 6455 client that knows nothing of HA), HomeAssistant/ (the REST client,
+        // templates, discovery, and HA's WebSocket session over WebSocket/).
         .target(
             name: "HomeAssistantAPI",
             dependencies: ["CycleCore", "CCurl"]
@@ -62,7 +66,7 @@ let package = Package(
         // The history page: HTML and SVG from the history, served by libmicrohttpd.
         .target(
             name: "HistoryWeb",
-            dependencies: ["CycleCore", "CycleHistory", "CMicroHTTPD"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CMicroHTTPD"]
         ),
         // The local API for the Home Assistant integration (docs/API.md), served beside the
         // history page: JSON and the event stream from the service's snapshots, commands to it.
@@ -73,7 +77,7 @@ let package = Package(
         // The command line: one type per command, help texts, exit codes, the demo.
         .target(
             name: "CycleCommands",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HistoryWeb", "ServiceAPI"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "HistoryWeb", "ServiceAPI"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
@@ -84,13 +88,38 @@ let package = Package(
             dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn"]
         ),
         .testTarget(name: "CycleCoreTests", dependencies: ["CycleCore"], exclude: ["Fixtures"]),
+        // Fixtures several test targets share (temporary history files, a small known
+        // history); public API only, so it builds in release too. Never part of the service.
+        .target(
+            name: "TestSupport",
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "HTTPStandIn"],
+            path: "Tests/TestSupport"
+        ),
+        // One test target per source target.
+        .testTarget(name: "CycleHistoryTests", dependencies: ["CycleCore", "CycleHistory", "Migrations", "TestSupport"]),
+        .testTarget(name: "LocalTimeTests", dependencies: ["LocalTime"]),
+        .testTarget(name: "HomeAssistantAPITests", dependencies: ["HomeAssistantAPI", "HTTPStandIn"]),
         .testTarget(
-            name: "CycleTrackTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "ServiceAPI", "HTTPStandIn"]
+            name: "CycleServiceTests",
+            // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)
+            // and the exit code a ConfigurationError maps to (Configuration*Tests).
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"]
+        ),
+        .testTarget(
+            name: "HistoryWebTests",
+            dependencies: ["CycleHistory", "CycleService", "HistoryWeb", "HomeAssistantAPI", "TestSupport"]
+        ),
+        .testTarget(
+            name: "CycleCommandsTests",
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ServiceAPITests",
+            dependencies: ["ServiceAPI", "CycleCommands", "CycleService", "CycleCore", "CycleHistory", "HistoryWeb", "HomeAssistantAPI", "HTTPStandIn", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"],
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "CycleCommands", "HistoryWeb", "HTTPStandIn"],
             // A Home Assistant configuration and custom components, copied for each test.
             exclude: ["Fixtures"]
         ),

@@ -27,9 +27,9 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._003_shown_finish_and_reminders_sql, as: UTF8.self)),
         Migration(version: 4, name: "appliance_profile",
                   sql: String(decoding: PackageResources._004_appliance_profile_sql, as: UTF8.self)),
-        Migration(version: 5, name: "placeholder", sql: String(decoding: PackageResources._005_placeholder_sql, as: UTF8.self)),
-        Migration(version: 6, name: "placeholder", sql: String(decoding: PackageResources._006_placeholder_sql, as: UTF8.self)),
-        Migration(version: 7, name: "api_settings_and_instance",
-                  sql: String(decoding: PackageResources._007_api_settings_and_instance_sql, as: UTF8.self)),
+        Migration(version: 5, name: "holds_replays_and_cost",
+                  sql: String(decoding: PackageResources._005_holds_replays_and_cost_sql, as: UTF8.self)),
+        Migration(version: 6, name: "api_settings_and_instance",
+                  sql: String(decoding: PackageResources._006_api_settings_and_instance_sql, as: UTF8.self)),
     ]
 }

@@ -24,7 +24,7 @@ static inline uint16_t cct_mhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
-/* The client's address of a connection (as accepted), or NULL. */
+/* The client's address of a connection (MHD_get_connection_info is variadic), or NULL. */
 static inline const struct sockaddr *cct_mhd_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;

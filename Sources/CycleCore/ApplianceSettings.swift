@@ -51,6 +51,12 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     /// finish time where it reports none; nil: nothing learned (the world leaves it nil
     /// for appliances that report their own).
     public var learned: LearnedDurations?
+    /// `quiet_hours` of the appliance: nil takes the household's (docs/PUSHES.md, "Quiet hours").
+    public var quietHours: QuietOverride?
+    /// A fixed electricity price per kWh, for the cost of a cycle without a price entity,
+    /// and the currency prices are in (a price entity's unit may name its own).
+    public var pricePerKWh: Double?
+    public var currency: String?
 
     public init(id: String, name: String) {
         self.id = id

@@ -15,6 +15,8 @@ public struct ApplianceTracker: Sendable {
         var doorClosed: Bool?
         /// A smart plug's power reading (`profile` `.plug`); absent in older snapshots.
         var power: PowerCycleDetector?
+        /// An end notification or reminder waiting for quiet hours or presence; absent in older snapshots.
+        var held: HeldNotice?
     }
 
     /// The appliance's settings, as given at creation or restore.
@@ -24,6 +26,10 @@ public struct ApplianceTracker: Sendable {
     private var reminder: UnloadReminder?
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
+    private var held: HeldNotice?
+    /// Quiet hours, the people and who is home, as the household has them at this event;
+    /// not saved (the household hands it in again).
+    public var audience = Audience()
     /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
     public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
@@ -43,12 +49,13 @@ public struct ApplianceTracker: Sendable {
         reminder = snapshot.reminder
         doorClosed = snapshot.doorClosed
         power = snapshot.power ?? PowerCycleDetector()
+        held = snapshot.held
     }
 
     /// The state to store so that a restarted service carries on where this one was.
     public var snapshot: Snapshot {
         Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed,
-                 power: settings.profile == .plug ? power : nil)
+                 power: settings.profile == .plug ? power : nil, held: held)
     }
 
     /// The open cycle, if any.
@@ -72,9 +79,14 @@ public struct ApplianceTracker: Sendable {
     /// The earliest time a tick would do something: a coalesced update, a
     /// heartbeat, the lost timeout or an unload reminder.
     public var nextDeadline: Date? {
-        guard let cycleDeadline else { return reminder?.due }
-        return reminder.map { min($0.due, cycleDeadline) } ?? cycleDeadline
+        // While a notice waits, the reminders wait behind it.
+        let notice = held == nil ? reminder?.due : held?.next
+        guard let cycleDeadline else { return notice }
+        return notice.map { min($0, cycleDeadline) } ?? cycleDeadline
     }
+
+    /// Whether an end notification waits (its call stays reserved in the daily budget).
+    public var holdsEnd: Bool { held?.kind == .end }
 
     private var cycleDeadline: Date? {
         let lost = [machine.lostDeadline(after: settings.lostAfterMinutes), plugDeadline].compactMap(\.self).min()
@@ -98,7 +110,10 @@ public struct ApplianceTracker: Sendable {
         observation = estimated(observation)
         if let closed = UnloadReminder.isClosed(observation.door) {
             doorClosed = closed
-            if !closed { reminder = nil }
+            if !closed {
+                reminder = nil
+                effects += dropHeld(at: observation.at, because: "the door opened", budget: &budget)
+            }
         }
         if case .unavailable = observation.operation {
             if reminder?.unavailableSince == nil { reminder?.unavailableSince = observation.at }
@@ -158,6 +173,70 @@ public struct ApplianceTracker: Sendable {
     /// Whether a Live Activity shows for the open cycle: its start went out and it was not ended early.
     public var hasLiveActivity: Bool { machine.cycle.map { planner.hasActivity($0) } ?? false }
 
+    /// Someone came home or left: a waiting notice may go out now.
+    public mutating func reconsider(at now: Date, budget: DailyBudget) -> [TrackerEffect] {
+        var budget = budget
+        var effects = fireDeadlines(through: now, inclusive: false, budget: &budget)
+        if held != nil { effects += deliverHeld(at: now, budget: &budget) }
+        return effects
+    }
+
+    // MARK: Waiting notices
+
+    /// Tries the waiting notice at `now`; once it is done or dropped, the reminders carry on
+    /// (the next counted from now) or, when it was dropped for waiting too long, stop.
+    private mutating func deliverHeld(at now: Date, budget: inout DailyBudget) -> [TrackerEffect] {
+        guard var notice = held else { return [] }
+        let attempt = notice.attempt(at: now, settings: settings, audience: audience, budget: &budget)
+        guard attempt.outcome != .waiting else {
+            held = notice
+            return attempt.effects
+        }
+        finishHeld(budget: &budget)
+        if attempt.outcome == .dropped, notice.recipients == nil, !audience.delivery.people.isEmpty {
+            reminder = nil
+        } else if var waiting = reminder,
+                  let interval = UnloadReminder.interval(settings: settings, program: waiting.program) {
+            waiting.due = max(waiting.due, now.addingTimeInterval(interval))
+            reminder = waiting
+        }
+        return attempt.effects
+    }
+
+    /// Drops the waiting notice, saying why.
+    private mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
+        guard let notice = held else { return [] }
+        finishHeld(budget: &budget)
+        return [.waiting(kind: notice.kind, at: now, reason: "\(notice.reason): dropped, \(why)")]
+    }
+
+    private mutating func finishHeld(budget: inout DailyBudget) {
+        if held?.kind == .end { budget.waitingEnds = max(0, budget.waitingEnds - 1) }
+        held = nil
+    }
+
+    /// A reminder falling due with quiet hours or people: it goes out through a notice.
+    private mutating func remind(_ waiting: inout UnloadReminder, at due: Date, budget: inout DailyBudget) -> [TrackerEffect] {
+        if let since = waiting.unavailableSince, due.timeIntervalSince(since) >= settings.lostAfterMinutes * 60 {
+            reminder = nil
+            return []
+        }
+        waiting.sent += 1
+        let reason = "unload reminder \(waiting.sent)"
+        let interval = UnloadReminder.interval(settings: settings, program: waiting.program)
+        if waiting.sent <= settings.unloadReminderRepeats, let interval {
+            waiting.due = due.addingTimeInterval(interval)
+            reminder = waiting
+        } else {
+            reminder = nil
+        }
+        held = HeldNotice(kind: .reminder, reason: reason, dueAt: due, endedAt: waiting.endedAt, program: waiting.program)
+        let effects = deliverHeld(at: due, budget: &budget)
+        // A reminder the daily budget refused ends the reminders, as without quiet hours.
+        if effects.contains(where: { if case .heldBack = $0 { true } else { false } }) { reminder = nil }
+        return effects
+    }
+
     /// The observation with a progress and a finish time from the learned durations,
     /// where it reports neither (LearnedDurations); the cycle starts at its time when none is open.
     private func estimated(_ observation: Observation) -> Observation {
@@ -181,6 +260,14 @@ public struct ApplianceTracker: Sendable {
         -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
         while let due = nextDeadline, inclusive ? due <= limit : due < limit {
+            if held?.next == due {
+                effects += deliverHeld(at: due, budget: &budget)
+                continue
+            }
+            if audience.applies(to: settings), held == nil, var waiting = reminder, waiting.due == due {
+                effects += remind(&waiting, at: due, budget: &budget)
+                continue
+            }
             if var waiting = reminder, waiting.due == due {
                 let fired = waiting.fire(at: due, settings: settings, budget: &budget)
                 reminder = fired.keep ? waiting : nil
@@ -219,19 +306,28 @@ public struct ApplianceTracker: Sendable {
             return [.warning(text)]
         case .started(var cycle):
             reminder = nil
+            var effects = dropHeld(at: cycle.startedAt, because: "a new cycle started", budget: &budget)
             budget.openCycles += 1
-            var effects: [TrackerEffect] = [.cycleStarted(at: cycle.startedAt, program: cycle.program)]
-            effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget)
+            effects.append(.cycleStarted(at: cycle.startedAt, program: cycle.program))
+            effects += planner.start(&cycle, view: machine.view ?? CycleView(), settings: settings, budget: &budget,
+                                     audience: audience)
             machine.cycle = cycle
             return effects
         case .changed:
             guard var cycle = machine.cycle, let view = machine.view else { return [] }
-            let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget)
+            let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget, audience: audience)
             machine.cycle = cycle
             return effects
         case .ended(var cycle, let endedAt, let outcome):
-            var effects = planner.end(&cycle, at: endedAt, outcome: outcome, settings: settings, budget: &budget)
+            let ending = planner.end(&cycle, at: endedAt, outcome: outcome, settings: settings, budget: &budget,
+                                     audience: audience)
+            var effects = ending.effects
             budget.openCycles = max(0, budget.openCycles - 1)
+            if let notice = ending.notice {
+                held = notice
+                budget.waitingEnds += 1
+                effects += deliverHeld(at: endedAt, budget: &budget)
+            }
             lastEndedCycle = cycle
             effects.append(.cycleEnded(at: endedAt, outcome: outcome))
             if outcome == .finished {

@@ -27,8 +27,17 @@ public struct CycleInfo: Sendable, Equatable, Codable {
     /// Its progress and finish time were estimated from the appliance's past cycles
     /// (`LearnedDurations`), not reported; nil when not (and in older snapshots).
     public var progressEstimated: Bool?
+    /// What its energy cost so far at the price entity's prices (`accumulateCost`); nil
+    /// until both a price and an energy reading were seen.
+    public var cost: Double?
+    /// The price entity's latest price per kWh, and the currency its unit names.
+    public var pricePerKWh: Double?
+    public var currency: String?
     /// Its start was dropped for the daily budget: tracked and stored, sends nothing.
     public var silent: Bool
+    /// It began from a delayed start (the appliance started itself, nobody just pressed
+    /// start): in quiet hours its start doesn't alert. Nil when not (and in older snapshots).
+    public var delayedStart: Bool?
 
     /// A cycle that has just begun, with no calls yet.
     public init(startedAt: Date, program: String? = nil) {

@@ -70,6 +70,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
     /// `correction` is the learned shift of the finish time by program (nil: none).
     mutating func observe(_ observation: Observation, correction: (String) -> Double? = { _ in nil }) -> [Event] {
         var events: [Event] = []
+        let before = previous
         let reading: OperationState?
         switch observation.operation {
         case .known(let known):
@@ -92,6 +93,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             switch reading {
             case .run, .pause, .actionrequired:
                 var running = Running(cycle: CycleInfo(startedAt: observation.at), view: CycleView())
+                if before == .delayedstart { running.cycle.delayedStart = true }
                 running.absorb(observation, pause: PauseState(reading), correction: correction)
                 state = .running(running)
                 events.append(.started(running.cycle))
@@ -116,6 +118,7 @@ struct CycleMachine: Sendable, Codable, Equatable {
             case .error: outcome = .failed
             case .aborting: outcome = .aborted
             }
+            running.cycle.accumulateCost(observation)
             if let energy = observation.energy { running.cycle.energyLatest = energy }
             running.cycle.integratePower(observation)
             state = .idle
@@ -146,6 +149,7 @@ extension CycleMachine.Running {
             view.temperature = temperature
             view.temperatureUnit = observation.temperatureUnit
         }
+        cycle.accumulateCost(observation)
         if let energy = observation.energy {
             if cycle.energyAtStart == nil { cycle.energyAtStart = energy }
             cycle.energyLatest = energy

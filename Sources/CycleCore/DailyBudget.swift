@@ -9,19 +9,23 @@ public struct DailyBudget: Sendable, Equatable {
     public var usedToday: Int
     /// Open cycles across all appliances, this appliance's own included if open.
     public var openCycles: Int
+    /// End notifications waiting for quiet hours to end or someone to come home: each
+    /// keeps its call reserved while it waits.
+    public var waitingEnds: Int
 
     /// The budget as counted before the call it is given to.
-    public init(limit: Int = 400, usedToday: Int = 0, openCycles: Int = 0) {
+    public init(limit: Int = 400, usedToday: Int = 0, openCycles: Int = 0, waitingEnds: Int = 0) {
         self.limit = limit
         self.usedToday = usedToday
         self.openCycles = openCycles
+        self.waitingEnds = waitingEnds
     }
 
     /// Calls left today.
     public var remaining: Int { limit - usedToday }
 
-    /// Held for the clears and ends of the open cycles.
-    public var reserve: Int { 2 * max(openCycles, 0) }
+    /// Held for the clears and ends of the open cycles, and the ends still waiting.
+    public var reserve: Int { 2 * max(openCycles, 0) + max(waitingEnds, 0) }
 
     /// Whether a call of `kind` may go out now. A start (also one sent in quiet
     /// form) needs more than the reserve; a quiet update more than the reserve plus

@@ -46,14 +46,20 @@ public struct Household: Sendable {
     /// Calls counted in `countedDay` (a UTC day number).
     private var countedDay: Int?
     private var countedCalls = 0
+    /// Quiet hours and the people (docs/PUSHES.md, "Quiet hours", "Presence").
+    public var delivery: DeliverySettings
+    /// Each followed person's last state (`home`, `not_home`, a zone), by entity.
+    public private(set) var presence: [String: String] = [:]
 
     /// An empty household.
     /// - Parameters:
     ///   - dailyLimit: calls per UTC day, all appliances together.
     ///   - callsToday: calls already made on the UTC day of `at` (after a restart,
     ///     what the store counted); nil for none.
-    public init(dailyLimit: Int, callsToday: (count: Int, at: Date)? = nil) {
+    ///   - delivery: quiet hours and people; none by default.
+    public init(dailyLimit: Int, callsToday: (count: Int, at: Date)? = nil, delivery: DeliverySettings = DeliverySettings()) {
         self.dailyLimit = dailyLimit
+        self.delivery = delivery
         if let callsToday {
             countedDay = UTCDay.number(of: callsToday.at)
             countedCalls = callsToday.count
@@ -121,7 +127,13 @@ public struct Household: Sendable {
 
     /// The daily budget as it stands at `date`.
     public func budget(at date: Date) -> DailyBudget {
-        DailyBudget(limit: dailyLimit, usedToday: callsCounted(on: date), openCycles: openCycles)
+        DailyBudget(limit: dailyLimit, usedToday: callsCounted(on: date), openCycles: openCycles,
+                    waitingEnds: members.values.filter(\.tracker.holdsEnd).count)
+    }
+
+    /// What the trackers are told about the people: the settings and who is home.
+    public var audience: Audience {
+        Audience(delivery: delivery, home: Set(presence.filter { $0.value == "home" }.keys))
     }
 
     // MARK: Events
@@ -133,8 +145,11 @@ public struct Household: Sendable {
         switch event {
         case .observed(let applianceID, let observation):
             var steps = fireDeadlines(before: observation.at, inclusive: false)
+            steps += see(observation.people, at: observation.at)
             if let step = observe(applianceID, observation) { steps.append(step) }
             return steps
+        case .people(let states, let at):
+            return fireDeadlines(before: at, inclusive: false) + see(states, at: at)
         case .polled(let observations):
             guard let at = observations.first?.observation.at else { return [] }
             var steps = fireDeadlines(before: at, inclusive: false)
@@ -157,14 +172,35 @@ public struct Household: Sendable {
                                   _ apply: (inout ApplianceTracker, DailyBudget) -> [TrackerEffect]) -> [Step] {
         var steps = fireDeadlines(before: at, inclusive: false)
         guard var member = members[applianceID] else { return steps }
+        member.tracker.audience = audience
         let effects = apply(&member.tracker, budget(at: at))
         members[applianceID] = member
         steps.append(step(applianceID, observation: nil, effects: effects))
         return steps
     }
 
+    /// Takes the people's states; when someone's changed, every waiting notice is tried again.
+    private mutating func see(_ states: [String: String], at: Date) -> [Step] {
+        var changed = false
+        for (entity, state) in states where presence[entity] != state {
+            presence[entity] = state
+            changed = true
+        }
+        guard changed else { return [] }
+        var steps: [Step] = []
+        for id in order {
+            guard var member = members[id] else { continue }
+            member.tracker.audience = audience
+            let effects = member.tracker.reconsider(at: at, budget: budget(at: at))
+            members[id] = member
+            if !effects.isEmpty { steps.append(step(id, observation: nil, effects: effects)) }
+        }
+        return steps
+    }
+
     private mutating func observe(_ applianceID: String, _ observation: Observation) -> Step? {
         guard var member = members[applianceID] else { return nil }
+        member.tracker.audience = audience
         let effects = member.tracker.observe(observation, budget: budget(at: observation.at))
         members[applianceID] = member
         return step(applianceID, observation: observation, effects: effects)
@@ -176,6 +212,7 @@ public struct Household: Sendable {
         var steps: [Step] = []
         while let (applianceID, due) = earliestDeadline(), inclusive ? due <= limit : due < limit {
             guard var member = members[applianceID] else { break }
+            member.tracker.audience = audience
             let effects = member.tracker.advance(to: due, budget: budget(at: due))
             members[applianceID] = member
             steps.append(step(applianceID, observation: nil, effects: effects))
@@ -208,7 +245,7 @@ public struct Household: Sendable {
                 countedCalls += 1
             case .cycleEnded:
                 ended = members[applianceID]?.tracker.lastEndedCycle
-            case .cycleStarted, .heldBack, .warning:
+            case .cycleStarted, .heldBack, .waiting, .warning:
                 break
             }
         }
@@ -230,6 +267,8 @@ public enum HouseholdEvent: Sendable {
     case retuned(String, ApplianceSettings, at: Date)
     /// End one appliance's Live Activity now, with a clear (the local API).
     case endActivity(String, at: Date)
+    /// The followed people's states at one moment (`home`, `not_home`, a zone), by `person.*` entity.
+    case people([String: String], at: Date)
 }
 
 /// UTC days as whole numbers: the daily budget's unit. Unix time has no leap seconds,

@@ -16,6 +16,8 @@ public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
     case elapsedTime = "elapsed_time"
     case totalTime = "total_time"
     case phase
+    /// The electricity price per kWh (a dynamic tariff's sensor), for the cycle's cost.
+    case price
 
     public static func < (lhs: Role, rhs: Role) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!  // every case is in allCases
@@ -60,10 +62,18 @@ public struct Observation: Sendable, Equatable {
     public var energy: Double?
     /// The brand's phase (rinse, spin, drying), as HA gives it.
     public var phase: String?
+    /// The electricity price per kWh, from the price entity (converted from per MWh or Wh,
+    /// and from cents, as its unit says); nil when not followed or not a number.
+    public var price: Double?
+    /// The currency the price entity's unit names (`EUR` of `EUR/kWh`), if any.
+    public var priceCurrency: String?
     /// The entities' units of measurement, as given.
     public var units: [Role: String]
     /// How `raw` was read.
     public var profile: BrandProfile
+    /// The people's states a trace line carried with it (`person.alice` → `home`); the
+    /// household takes them before the observation (docs/REFERENCE.md, "Trace format").
+    public var people: [String: String] = [:]
 
     /// Reads `raw` (HA state strings by role) with the entities' units of measurement,
     /// through the brand's `profile` (Home Connect unless said otherwise).
@@ -92,12 +102,18 @@ public struct Observation: Sendable, Equatable {
             energy = units[.energy]?.trimmingASCIISpaces() == "Wh" ? value / 1000 : value
         }
         phase = Observation.present(raw[.phase])
+        if let value = Observation.number(raw[.price]) {
+            (price, priceCurrency) = Observation.perKWh(value, unit: units[.price])
+        }
         readTimes()
     }
 
     /// The same HA states read through another profile; itself when already read so.
     public func reading(as profile: BrandProfile) -> Observation {
-        profile == self.profile ? self : Observation(at: at, raw: raw, units: units, profile: profile)
+        guard profile != self.profile else { return self }
+        var read = Observation(at: at, raw: raw, units: units, profile: profile)
+        read.people = people
+        return read
     }
 
     /// The state text, or nil for HA's "no value" states.
@@ -108,6 +124,21 @@ public struct Observation: Sendable, Equatable {
         case "", "unavailable", "unknown", "none": return nil
         default: return trimmed
         }
+    }
+
+    /// A price in its entity's unit (`EUR/kWh`, `€/MWh`, `ct/kWh`) as per kWh, and the
+    /// currency the unit names; a price without a unit is per kWh in no named currency.
+    static func perKWh(_ value: Double, unit: String?) -> (Double, String?) {
+        guard let unit = unit?.trimmingASCIISpaces(), let slash = unit.firstIndex(of: "/") else { return (value, nil) }
+        var price = value
+        switch String(unit[unit.index(after: slash)...]).trimmingASCIISpaces() {
+        case "MWh": price /= 1_000
+        case "Wh": price *= 1_000
+        default: break
+        }
+        let currency = String(unit[..<slash]).trimmingASCIISpaces()
+        if ["ct", "c", "cent", "cents", "p"].contains(currency) { return (price / 100, nil) }
+        return (price, currency.isEmpty ? nil : currency)
     }
 
     static func number(_ text: String?) -> Double? {

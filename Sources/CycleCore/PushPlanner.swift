@@ -59,7 +59,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
     /// A cycle began: the start call, or nothing at all when the daily budget has no
     /// room for it (the cycle is then silent). `budget` already counts the cycle as open.
     mutating func start(_ cycle: inout CycleInfo, view: CycleView, settings: ApplianceSettings,
-                        budget: inout DailyBudget) -> [TrackerEffect] {
+                        budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         self = PushPlanner()
         steps = PushPlanner.plannedSteps(settings).kept
         let at = cycle.startedAt
@@ -67,26 +67,29 @@ struct PushPlanner: Sendable, Codable, Equatable {
             activityEnded = true
             return []
         }
-        let kind: CallKind = settings.notifyStart ? .start : .quiet
+        let plan = audience.livePlan(settings.notifyStart ? .start : .quiet, settings: settings, at: at,
+                                     triggered: cycle.delayedStart != true)
+        let kind: CallKind = if case .one(let one) = plan { one } else { .start }
         guard budget.allows(kind, asStart: true) else {
             cycle.silent = true
             return [.heldBack(kind: kind, at: at, reason: "start")]
         }
         let message = SupernotifyBody.startMessage(program: view.program, settings: settings)
-        let body = SupernotifyBody.live(kind: kind, message: message, view: view, cycle: cycle, settings: settings)
+        let calls = PushPlanner.liveCalls(plan, alerting: .start, message: message, quietMessage: message, view: view,
+                                          cycle: cycle, settings: settings, at: at, reason: "start")
         // The start's message doesn't say "Paused": a cycle first seen paused gets that update after settling.
         record(view: view, pause: .running, at: at)
         lastUpdateAt = nil
         if view.pause != .running { pendingAt = at.addingTimeInterval(settings.settleSeconds) }
-        cycle.calls += 1
-        budget.spend()
-        return [.call(SupernotifyCall(kind: kind, at: at, body: body, reason: "start"))]
+        cycle.calls += calls.count
+        for _ in calls { budget.spend() }
+        return calls.map(TrackerEffect.call)
     }
 
     /// The running cycle's view may have changed, or time passed (`now`): sends the
     /// latest state when something is news and timing and budgets allow.
     mutating func update(_ cycle: inout CycleInfo, view: CycleView, at now: Date, settings: ApplianceSettings,
-                         budget: inout DailyBudget) -> [TrackerEffect] {
+                         budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         pendingAt = nil
         guard !cycle.silent, sent != nil, activityEnded != true, view.available else { return [] }
         if temperatureBaseline == nil { temperatureBaseline = view.temperature }
@@ -94,10 +97,14 @@ struct PushPlanner: Sendable, Codable, Equatable {
         if news.isEmpty { return [] }
 
         let crossedTens = news.crossedSteps.filter { $0 % 10 == 0 && (10...90).contains($0) }
-        let kind: CallKind = settings.notifyProgress && !crossedTens.isEmpty ? .progress : .quiet
         let reason = PushPlanner.reason(news, view: view)
-
         let free = max(0, settings.cyclePushLimit - 2 - cycle.calls)
+        var plan = audience.livePlan(settings.notifyProgress && !crossedTens.isEmpty ? .progress : .quiet,
+                                     settings: settings, at: now, triggered: false)
+        // Two calls need two slots; with one the step goes out quietly to everyone.
+        if case .split = plan, free < 2 { plan = .one(.quiet) }
+        let kind: CallKind = if case .one(let one) = plan { one } else { .progress }
+
         let stepsAhead = view.progress == nil ? 0 : steps.filter { $0 > (stepReached ?? Int.min) }.count
         guard news.isUrgent ? free >= 1 : free > stepsAhead else {
             return holdBack(kind: kind, at: now, reason: reason, heartbeat: news.heartbeat)
@@ -112,43 +119,67 @@ struct PushPlanner: Sendable, Codable, Equatable {
             return holdBack(kind: kind, at: now, reason: reason, heartbeat: news.heartbeat)
         }
 
-        let message = if kind == .progress, let highest = crossedTens.max() {
-            SupernotifyBody.percentMessage(highest, settings: settings)
-        } else {
-            SupernotifyBody.quietMessage(view: view, settings: settings)
-        }
-        let body = SupernotifyBody.live(kind: kind, message: message, view: view, cycle: cycle, settings: settings)
+        let message = crossedTens.max().map { SupernotifyBody.percentMessage($0, settings: settings) }
+        let quietMessage = SupernotifyBody.quietMessage(view: view, settings: settings)
+        let calls = PushPlanner.liveCalls(plan, alerting: .progress, message: message ?? quietMessage,
+                                          quietMessage: quietMessage, view: view, cycle: cycle, settings: settings,
+                                          at: now, reason: reason)
         record(view: view, pause: view.pause, at: now)
         lastUpdateAt = now
-        cycle.calls += 1
-        budget.spend()
-        return [.call(SupernotifyCall(kind: kind, at: now, body: body, reason: reason))]
+        cycle.calls += calls.count
+        for _ in calls { budget.spend() }
+        return calls.map(TrackerEffect.call)
+    }
+
+    /// The live calls of one moment: one of `plan`'s kind to the appliance's target, or
+    /// the `alerting` kind to some targets and a quiet call to the others.
+    private static func liveCalls(_ plan: Audience.LivePlan, alerting: CallKind, message: String, quietMessage: String,
+                                  view: CycleView, cycle: CycleInfo, settings: ApplianceSettings, at: Date,
+                                  reason: String) -> [SupernotifyCall] {
+        func call(_ kind: CallKind, target: [String]?) -> SupernotifyCall {
+            var addressed = settings
+            if let target { addressed.target = target }
+            let body = SupernotifyBody.live(kind: kind, message: kind == .quiet ? quietMessage : message, view: view,
+                                            cycle: cycle, settings: addressed)
+            return SupernotifyCall(kind: kind, at: at, body: body, reason: reason)
+        }
+        switch plan {
+        case .one(let kind): return [call(kind, target: nil)]
+        case .split(let loud, let quiet): return [call(alerting, target: loud), call(.quiet, target: quiet)]
+        }
     }
 
     /// The cycle ended: its clear, always (unless silent), then the end notification
-    /// for a finished cycle when `notify_end` is on and the day has budget left.
+    /// for a finished cycle when `notify_end` is on and the day has budget left. With quiet
+    /// hours or people (`audience`), the end is returned as a notice for the tracker to
+    /// deliver, now or when it may.
     mutating func end(_ cycle: inout CycleInfo, at: Date, outcome: CycleOutcome, settings: ApplianceSettings,
-                      budget: inout DailyBudget) -> [TrackerEffect] {
+                      budget: inout DailyBudget, audience: Audience = Audience())
+        -> (effects: [TrackerEffect], notice: HeldNotice?) {
         defer { self = PushPlanner() }
-        guard !cycle.silent else { return [] }
+        guard !cycle.silent else { return ([], nil) }
         var effects: [TrackerEffect] = []
         if hasActivity(cycle) {
-            let clear = SupernotifyBody.clear(outcome: outcome, settings: settings)
+            let clear = SupernotifyBody.clear(outcome: outcome, settings: settings,
+                                              quietly: audience.clearsQuietly(settings, at: at))
             effects.append(.call(SupernotifyCall(kind: .clear, at: at, body: clear, reason: "clear: \(outcome.rawValue)")))
             cycle.calls += 1
             budget.spend()
         }
-        guard outcome == .finished, settings.notifyEnd else { return effects }
+        guard outcome == .finished, settings.notifyEnd else { return (effects, nil) }
         let reason = "end: \(outcome.rawValue)"
+        if audience.applies(to: settings) {
+            return (effects, HeldNotice(kind: .end, reason: reason, dueAt: at, endedAt: at, cycle: cycle, program: cycle.program))
+        }
         guard budget.allows(.end) else {
             effects.append(.heldBack(kind: .end, at: at, reason: reason))
-            return effects
+            return (effects, nil)
         }
         let body = SupernotifyBody.end(cycle: cycle, at: at, settings: settings)
         effects.append(.call(SupernotifyCall(kind: .end, at: at, body: body, reason: reason)))
         cycle.calls += 1
         budget.spend()
-        return effects
+        return (effects, nil)
     }
 
     /// When `update` would next do something without a new observation: a

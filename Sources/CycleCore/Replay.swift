@@ -27,9 +27,11 @@ public enum Replay {
     /// Replays `lines` (numbered as in the file; blank ones skipped), which must be in
     /// time order. The daily budget is counted per UTC day from the replay's own calls.
     public static func run(settings: ApplianceSettings, lines: [(number: Int, text: String)],
-                           dailyLimit: Int = 400, history: FinishHistory = FinishHistory()) throws(TraceError) -> ReplayResult {
+                           dailyLimit: Int = 400, history: FinishHistory = FinishHistory(),
+                           delivery: DeliverySettings = DeliverySettings()) throws(TraceError) -> ReplayResult {
         let trace = try observations(lines: lines)
-        var result = run(settings: settings, observations: trace.observations, dailyLimit: dailyLimit, history: history)
+        var result = run(settings: settings, observations: trace.observations, dailyLimit: dailyLimit, history: history,
+                         delivery: delivery)
         result.warnings = trace.warnings + result.warnings
         return result
     }
@@ -49,7 +51,9 @@ public enum Replay {
             for role in parsed.unknownRoles {
                 warnings.append("line \(line.number): unknown role '\(role)' ignored; roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            observations.append(Observation(at: parsed.at, raw: parsed.raw))
+            var observation = Observation(at: parsed.at, raw: parsed.raw)
+            observation.people = parsed.people
+            observations.append(observation)
         }
         return (observations, warnings)
     }
@@ -58,11 +62,12 @@ public enum Replay {
     /// exactly as `run` feeds polled ones. `onEvent` sees each event's steps with the
     /// household after them, as `run`'s recorder does (`replay --record` stores them and
     /// sets the store's cycle ids in the household). `history` is what the store knew of
-    /// the appliance's finish estimates before the trace (none: no correction at first).
+    /// the appliance's finish estimates before the trace (none: no correction at first);
+    /// `delivery`, the household's quiet hours and people (the trace's `person.*` states).
     public static func run(settings: ApplianceSettings, observations: [Observation], dailyLimit: Int = 400,
-                           history: FinishHistory = FinishHistory(),
+                           history: FinishHistory = FinishHistory(), delivery: DeliverySettings = DeliverySettings(),
                            onEvent: ([Household.Step], inout Household) -> Void = { _, _ in }) -> ReplayResult {
-        var household = Household(dailyLimit: dailyLimit)
+        var household = Household(dailyLimit: dailyLimit, delivery: delivery)
         household.follow(settings, history: history)
         var effects: [TrackerEffect] = []
         var cycles: [ReplayCycle] = []
@@ -97,7 +102,7 @@ public enum Replay {
                 cycles[cycles.count - 1].endedAt = at
                 cycles[cycles.count - 1].outcome = outcome
                 cycles[cycles.count - 1].program = step.ended?.program
-            case .heldBack, .warning:
+            case .heldBack, .waiting, .warning:
                 break
             }
         }

@@ -46,12 +46,15 @@ enum SupernotifyBody {
     }
 
     /// The `clear` that ends the Live Activity / Live Update at once.
-    static func clear(outcome: CycleOutcome, settings: ApplianceSettings) -> JSONObject {
+    /// `quietly` (quiet hours): with an empty `alert`, which the push relay puts in place of
+    /// the alert it gives an iOS Live Activity's end (docs/PUSHES.md, "Quiet hours").
+    static func clear(outcome: CycleOutcome, settings: ApplianceSettings, quietly: Bool = false) -> JSONObject {
         let title = endTitle(outcome, settings: settings)
-        let extra = JSONObject([
+        var extra = JSONObject([
             ("mobile_push_notification_tag", .string(NotificationTag.live(applianceID: settings.id))),
             ("mobile_push_clear_notification", .bool(true)),
         ])
+        if quietly { extra["alert"] = .object(JSONObject([("title", .string(""))])) }
         return fitted(header(title: title, message: title, mobileOnly: true, settings: settings, extra: extra))
     }
 

@@ -22,6 +22,8 @@ public struct TraceLine: Sendable {
     public var raw: [Role: String]
     /// Keys of `states` that name no role, sorted; ignored.
     public var unknownRoles: [String]
+    /// `person.*` keys of `states`: the people's states at this moment.
+    public var people: [String: String] = [:]
 
     /// A line as `run` records it.
     public init(at: Date, raw: [Role: String], unknownRoles: [String] = []) {
@@ -51,13 +53,22 @@ public struct TraceLine: Sendable {
         }
         var raw: [Role: String] = [:]
         var unknown: [String] = []
+        var people: [String: String] = [:]
         for (key, value) in states {
             guard case .string(let state) = value else {
                 throw TraceError(line: line, message: "expected states.\(key) as a string, found \(value.shown)")
             }
-            if let role = Role(rawValue: key) { raw[role] = state } else { unknown.append(key) }
+            if let role = Role(rawValue: key) {
+                raw[role] = state
+            } else if key.hasPrefix("person.") {
+                people[key] = state
+            } else {
+                unknown.append(key)
+            }
         }
-        return TraceLine(at: at, raw: raw, unknownRoles: unknown.sorted())
+        var parsed = TraceLine(at: at, raw: raw, unknownRoles: unknown.sorted())
+        parsed.people = people
+        return parsed
     }
 }
 

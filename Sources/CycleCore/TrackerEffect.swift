@@ -14,6 +14,10 @@ public enum TrackerEffect: Sendable, Equatable {
     /// A call not sent for the daily or the per-cycle budget; the next allowed
     /// update carries the latest state.
     case heldBack(kind: CallKind, at: Date, reason: String)
+    /// An end notification or unload reminder waiting for quiet hours to end or for
+    /// someone to come home, or dropped after waiting; the reason says which
+    /// (docs/PUSHES.md, "Quiet hours", "Presence").
+    case waiting(kind: CallKind, at: Date, reason: String)
     case cycleEnded(at: Date, outcome: CycleOutcome)
     /// Something odd in the input, e.g. an unrecognised operation state.
     case warning(String)

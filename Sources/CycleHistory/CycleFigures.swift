@@ -27,10 +27,15 @@ public struct CycleFigures: Sendable, Equatable {
     /// Seconds from the start to the first predicted finish: the time left the first
     /// estimate gave, which bounds its correction.
     public var firstEstimateLead: Double?
+    /// What the cycle's energy cost, and in which currency, when known.
+    public var cost: Double?
+    public var currency: String?
 
     public init(key: String?, startedAt: Date, duration: Double?, finished: Bool, estimateError: Double?,
                 pushes: Int, energyKWh: Double?, applianceID: String? = nil, program: String? = nil,
-                firstEstimateLead: Double? = nil) {
+                firstEstimateLead: Double? = nil, cost: Double? = nil, currency: String? = nil) {
+        self.cost = cost
+        self.currency = currency
         self.key = key
         self.startedAt = startedAt
         self.duration = duration

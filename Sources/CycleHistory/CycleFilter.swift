@@ -22,6 +22,8 @@ public struct CycleFilter: Sendable, Equatable {
     public var outcome: Outcome?
     /// At most this many cycles; nil for all.
     public var limit: Int?
+    /// Skip this many of the newest first (the history page's next pages); with `limit`.
+    public var offset: Int = 0
 
     public init(
         applianceID: String? = nil, since: Date? = nil, until: Date? = nil, program: String? = nil,

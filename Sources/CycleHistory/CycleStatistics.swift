@@ -24,6 +24,11 @@ public struct CycleStatistics: Equatable, Sendable {
     /// Median and total of the energy per cycle, kWh, over cycles where it was recorded.
     public var medianEnergy: Double?
     public var totalEnergy: Double?
+    /// Cost per cycle (median) and in total, over the cycles whose cost is known.
+    public var medianCost: Double?
+    public var totalCost: Double?
+    /// The currency of those costs when they share one (nil when none is named, or mixed).
+    public var currency: String?
 
     /// The figures of a group gathered as the rows stream by, with nothing else kept.
     public struct Accumulator: Sendable {
@@ -35,6 +40,8 @@ public struct CycleStatistics: Equatable, Sendable {
         fileprivate var absCorrectedErrors: [Double] = []
         fileprivate var pushes: [Double] = []
         fileprivate var energy: [Double] = []
+        fileprivate var costs: [Double] = []
+        fileprivate var currencies: Set<String?> = []
 
         public init() {}
 
@@ -45,6 +52,10 @@ public struct CycleStatistics: Equatable, Sendable {
             if let error = cycle.estimateError { estimateErrors.append(error) }
             pushes.append(Double(cycle.pushes))
             if let kWh = cycle.energyKWh { energy.append(kWh) }
+            if let cost = cycle.cost {
+                costs.append(cost)
+                currencies.insert(cycle.currency)
+            }
         }
 
         /// Estimate errors of the group's cycles without and with the correction, once all are read.
@@ -69,6 +80,10 @@ public struct CycleStatistics: Equatable, Sendable {
         let energy = group.energy.sorted()
         medianEnergy = Self.median(sorted: energy)
         totalEnergy = energy.isEmpty ? nil : energy.reduce(0, +)
+        let costs = group.costs.sorted()
+        medianCost = Self.median(sorted: costs)
+        totalCost = costs.isEmpty ? nil : costs.reduce(0, +)
+        currency = group.currencies.count == 1 ? group.currencies.first ?? nil : nil
     }
 
     /// The middle value; the mean of the two middle values for an even count.

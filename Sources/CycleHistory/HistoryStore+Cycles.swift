@@ -45,16 +45,20 @@ extension HistoryStore {
 
     /// Ends an open cycle. `energy_kwh` becomes `energyEnd` minus the counter at the
     /// start when both are known and the counter did not go backwards (a reset).
-    public func closeCycle(id: Int64, endedAt: Date, outcome: CycleOutcome, energyEnd: Double?) throws(StoreError) {
+    /// `cost` (in `currency`) is what the cycle's energy cost, when a price was known.
+    public func closeCycle(id: Int64, endedAt: Date, outcome: CycleOutcome, energyEnd: Double?,
+                           cost: Double? = nil, currency: String? = nil) throws(StoreError) {
         try perform("closing cycle \(id)") { () throws(SQLiteError) in
             try connection.execute(
                 """
                 UPDATE cycles SET
                     ended_at = ?2,
                     outcome = ?3,
-                    energy_kwh = CASE WHEN ?4 >= energy_start THEN ?4 - energy_start END
+                    energy_kwh = CASE WHEN ?4 >= energy_start THEN ?4 - energy_start END,
+                    cost = ?5,
+                    currency = ?6
                 WHERE id = ?1 AND outcome IS NULL
-                """, [id, endedAt, outcome.rawValue, energyEnd.flatMap(Self.plausible)])
+                """, [id, endedAt, outcome.rawValue, energyEnd.flatMap(Self.plausible), cost.flatMap(Self.plausible), currency])
         }
         try requireChange("has no open cycle \(id) to close (expected an id from openCycle, not yet closed)")
     }
@@ -62,6 +66,15 @@ extension HistoryStore {
     /// An energy reading to store, or nil (not reported) when it is absurd: `stats`
     /// must be able to add and show whatever the table holds.
     static func plausible(_ value: Double) -> Double? { NumberText.isPlausible(value) ? value : nil }
+
+    /// The appliance's newest cycle started at or before `at`: the one a reminder at `at` reminds of.
+    public func lastCycleID(applianceID: String, startedBy at: Date) throws(StoreError) -> Int64? {
+        try perform("finding the last cycle of '\(applianceID)'") { () throws(SQLiteError) in
+            try connection.firstRow(
+                "SELECT id FROM cycles WHERE appliance_id = ?1 AND started_at <= ?2 ORDER BY started_at DESC, id DESC LIMIT 1",
+                [applianceID, at]) { $0.int64(0) }
+        }
+    }
 
     /// The cycle with this id, if any.
     public func cycle(id: Int64) throws(StoreError) -> CycleRecord? {
@@ -114,6 +127,10 @@ extension HistoryStore {
         if let limit = filter.limit {
             bound.append(limit)
             sql += " LIMIT ?\(bound.count)"
+            if filter.offset > 0 {
+                bound.append(filter.offset)
+                sql += " OFFSET ?\(bound.count)"
+            }
         }
         return try perform("listing cycles") { () throws(SQLiteError) in
             try connection.rows(sql, bound, CycleRecord.init(row:))
@@ -158,7 +175,7 @@ extension HistoryStore {
         let sql = """
             SELECT \(key), started_at, ended_at - started_at, outcome = 'finished',
                    CASE WHEN outcome = 'finished' THEN ended_at - first_predicted_finish END, \(CycleRecord.pushesExpression),
-                   energy_kwh, appliance_id, program, first_predicted_finish - started_at
+                   energy_kwh, appliance_id, program, first_predicted_finish - started_at, cost, currency
             FROM cycles
             """ + conditions
         try perform("reading cycle figures") { () throws(SQLiteError) in
@@ -170,7 +187,8 @@ extension HistoryStore {
                                    pushes: Int(row.int64(5)), energyKWh: row.optionalDouble(6),
                                    applianceID: grouping == .appliance ? key : row.optionalString(7),
                                    program: grouping == .program ? key : row.optionalString(8),
-                                   firstEstimateLead: row.optionalDouble(9)))
+                                   firstEstimateLead: row.optionalDouble(9), cost: row.optionalDouble(10),
+                                   currency: row.optionalString(11)))
             }
         }
     }

@@ -55,6 +55,13 @@ extension HistoryStore {
         }
     }
 
+    /// When the cycle was last heard from: its newest observation's time, nil when none.
+    public func lastHeard(cycleID: Int64) throws(StoreError) -> Date? {
+        try perform("reading the last observation of cycle \(cycleID)") { () throws(SQLiteError) in
+            try connection.firstRow("SELECT max(at) FROM observations WHERE cycle_id = ?1", [cycleID]) { $0.optionalDate(0) } ?? nil
+        }
+    }
+
     /// The appliance's newest observation with the full state at that point, if any:
     /// what the history page shows as the appliance's state now.
     public func lastObservation(applianceID: String) throws(StoreError) -> ObservationRecord? {

@@ -51,13 +51,13 @@ extension HistoryStore {
     }
 
     /// How many calls count against the daily budget on `now`'s UTC day: every
-    /// recorded call of any status but `not_sent` whose `at` falls in that day.
+    /// recorded call but those held back (`not_sent`) or replayed, whose `at` falls in that day.
     public func pushesCounted(onUTCDayOf now: Date) throws(StoreError) -> Int {
         // Unix time has no leap seconds: UTC days are exact multiples of 86 400 s.
         let dayStart = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
         return try perform("counting today's pushes") { () throws(SQLiteError) in
             try connection.firstRow(
-                "SELECT count(*) FROM pushes WHERE at >= ?1 AND at < ?2 AND status <> 'not_sent'",
+                "SELECT count(*) FROM pushes WHERE at >= ?1 AND at < ?2 AND status NOT IN ('not_sent', 'replayed')",
                 [dayStart, dayStart + 86_400], { Int($0.int64(0)) }) ?? 0
         }
     }

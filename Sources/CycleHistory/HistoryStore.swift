@@ -36,7 +36,11 @@ public final class HistoryStore {
     ///   this cycletrack's is a `StoreError`; nothing is created or modified.
     /// - Parameter busyTimeoutMilliseconds: how long a write waits for another
     ///   connection's lock before it fails.
-    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws(StoreError) {
+    /// - Parameter acceptEmptyFile: take an existing empty file as new (`run` locks the
+    ///   file it creates before opening it); otherwise `readWrite` refuses an empty file
+    ///   and, always, a SQLite file of another program (user_version 0 with tables).
+    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000,
+                acceptEmptyFile: Bool = false) throws(StoreError) {
         self.path = path
         let migrator = SchemaMigrator()
         let exists = FileManager.default.fileExists(atPath: path)
@@ -79,7 +83,9 @@ public final class HistoryStore {
                 // Check with a read-only connection first: a newer file must not even
                 // have its journal mode changed.
                 let probe = try Self.open(path, .readOnly)
-                try migrator.refuseNewer(try Self.version(of: probe), path: path)
+                let version = try Self.version(of: probe)
+                try migrator.refuseNewer(version, path: path)
+                if version == 0 { try Self.refuseForeign(probe, path: path, acceptEmptyFile: acceptEmptyFile) }
             } else {
                 try Self.createPrivately(path)
             }
@@ -136,6 +142,27 @@ public final class HistoryStore {
             close(descriptor)
         } else if errno != EEXIST {
             throw StoreError(path: path, kind: .readOnly, problem: "cannot be created (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// Fails unless a file at schema version 0 is one cycletrack may take: a SQLite file
+    /// with no tables (a creation cut short). An empty file, or another program's database,
+    /// is left untouched: only a new file or a cycletrack history is written to.
+    private static func refuseForeign(_ probe: SQLiteConnection, path: String, acceptEmptyFile: Bool) throws(StoreError) {
+        var info = stat()
+        if !acceptEmptyFile, stat(path, &info) == 0, info.st_size == 0 {
+            throw StoreError(path: path, kind: .foreign,
+                             problem: "is an empty file, not a cycletrack history (user_version 0); remove it, or give a new file's path")
+        }
+        let tables: [String]
+        do {
+            tables = try probe.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 3", []) { $0.string(0) }
+        } catch {
+            throw StoreError(path: path, while: "reading its tables", error)
+        }
+        guard tables.isEmpty else {
+            throw StoreError(path: path, kind: .foreign,
+                             problem: "is not a cycletrack history (user_version 0, tables \(tables.joined(separator: ", ")), ...); it is left untouched: give a cycletrack history or a new file's path")
         }
     }
 

@@ -15,12 +15,14 @@ public enum PushStatus: String, Sendable, CaseIterable {
     case superseded
     /// Held back (budget): never called, and not counted against any budget.
     case notSent = "not_sent"
+    /// Planned by `replay --record`: a replay never calls Home Assistant.
+    case replayed
 
     /// Whether the call has reached its final state, so `finished_at` is set.
     public var isFinal: Bool {
         switch self {
         case .pending, .sending: false
-        case .sent, .failed, .abandoned, .superseded, .notSent: true
+        case .sent, .failed, .abandoned, .superseded, .notSent, .replayed: true
         }
     }
 }

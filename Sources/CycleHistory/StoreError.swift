@@ -9,6 +9,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case missingFile
         /// The file is not a SQLite database.
         case notADatabase
+        /// A SQLite file that isn't a cycletrack history (user_version 0 with tables, or an
+        /// empty file): refused for writing, left untouched.
+        case foreign
         /// The schema is newer than this cycletrack knows: refused, left untouched.
         case newerSchema(found: Int, known: Int)
         /// A read-only open found a schema older than this cycletrack's (it can't migrate).

@@ -1,6 +1,7 @@
 import CycleHistory
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// The plotting area of one SVG chart: its size, margins and the value ranges on each
 /// axis, turning values into coordinates. Everything is drawn in a fixed `viewBox`
@@ -8,8 +9,8 @@ import FoundationEssentials
 struct ChartFrame {
     var width: Double = 640
     var height: Double = 220
-    var left: Double = 48
-    var right: Double = 16
+    var left: Double = 56
+    var right: Double = 34
     var top: Double = 14
     var bottom: Double = 28
     var xDomain: ClosedRange<Double>
@@ -36,10 +37,11 @@ struct ChartFrame {
         top + plotHeight - (value - yDomain.lowerBound) / (yDomain.upperBound - yDomain.lowerBound) * plotHeight
     }
 
-    /// The `<svg>` start tag, labelled for screen readers.
-    func open(label: String, id: String? = nil) -> String {
+    /// The `<svg>` start tag, labelled for screen readers. A `wide` chart keeps a width
+    /// its text stays readable at on a phone, scrolling sideways in its `chart-wrap`.
+    func open(label: String, id: String? = nil, wide: Bool = false) -> String {
         let idAttribute = id.map { " id=\"\(HTML.escape($0))\"" } ?? ""
-        return "<svg class=\"chart\"\(idAttribute) viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
+        return "<svg class=\"chart\(wide ? " wide" : "")\"\(idAttribute) viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\" role=\"img\" aria-label=\"\(HTML.escape(label))\">"
     }
 
     /// Horizontal grid lines with their labels on the left.
@@ -100,10 +102,15 @@ struct ChartFrame {
 
     /// Round clock times (every 5, 10, 15, 30 minutes, or 1, 2, 3, 6, 12 hours, in local
     /// time) covering `domain` (Unix seconds), at most about `count` of them.
-    static func timeTicks(_ domain: ClosedRange<Double>, timeZone: LocalTimeZone, count: Int = 7) -> [Double] {
+    /// A range too short for two round times gets finer ones (every 1 or 2 minutes), so
+    /// that at least `atLeast` labels say what the axis means.
+    static func timeTicks(_ domain: ClosedRange<Double>, timeZone: LocalTimeZone, count: Int = 7, atLeast: Int = 1) -> [Double] {
         let span = domain.upperBound - domain.lowerBound
         let steps: [Double] = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1_440].map { $0 * 60 }
-        let step = steps.first { span / $0 <= Double(count) } ?? 86_400
+        var step = steps.first { span / $0 <= Double(count) } ?? 86_400
+        if span / step < Double(atLeast) + 0.5, let finer = [60.0, 120, 300].last(where: { span / $0 >= Double(atLeast) + 0.5 }) {
+            step = finer
+        }
         let start = Date(timeIntervalSince1970: domain.lowerBound)
         let offset = Double(timeZone.timeZone(for: start).secondsFromGMT(for: start))
         var tick = ((domain.lowerBound + offset) / step).rounded(.up) * step - offset

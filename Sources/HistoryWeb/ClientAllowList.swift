@@ -6,7 +6,7 @@ import Glibc
 /// empty, else only these. In the add-on the list is the Supervisor's ingress proxy
 /// (172.30.32.2), so only Home Assistant's "Open Web UI" reaches the page.
 ///
-/// Checked in libmicrohttpd's accept policy, before a byte of the request is read.
+/// Checked for each request: a client outside the list is answered 403.
 public struct ClientAllowList: Sendable, Equatable {
     /// The allowed addresses as raw bytes: 4 for IPv4, 16 for IPv6.
     let addresses: [[UInt8]]
@@ -54,28 +54,27 @@ public struct ClientAllowList: Sendable, Equatable {
         }
     }
 
-    /// A client's address as text (`127.0.0.1`, `::1`), for logs; empty for another family.
-    static func text(_ address: UnsafePointer<sockaddr>) -> String {
+    /// `192.168.1.9` or `::1`, for the log line of a refused client and the API's `api_refused`.
+    static func text(of address: UnsafePointer<sockaddr>) -> String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        let written: UnsafePointer<CChar>? = switch Int32(address.pointee.sa_family) {
-        case AF_INET:
+        let family = Int32(address.pointee.sa_family)
+        let written: UnsafePointer<CChar>? = if family == AF_INET {
             address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                var raw = pointer.pointee.sin_addr
-                return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+                var bytes = pointer.pointee.sin_addr
+                return inet_ntop(AF_INET, &bytes, &buffer, socklen_t(buffer.count))
             }
-        case AF_INET6:
+        } else {
             address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-                var raw = pointer.pointee.sin6_addr
-                return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+                var bytes = pointer.pointee.sin6_addr
+                return inet_ntop(AF_INET6, &bytes, &buffer, socklen_t(buffer.count))
             }
-        default: nil
         }
-        guard written != nil else { return "" }
+        guard written != nil else { return "an unknown address" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The address's bytes (network order), or nil when it isn't an IPv4 or IPv6 literal.
-    static func parse(_ text: String) -> [UInt8]? {
+    public static func parse(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { Array($0) } }
         var v6 = in6_addr()

@@ -29,6 +29,12 @@ public struct HistoryResponse: Sendable, Equatable {
         ("Cache-Control", "no-store"),
     ]
 
+    /// The answer to a client outside `http.allow`.
+    static let forbidden = HistoryResponse(
+        status: 403, contentType: "text/plain; charset=utf-8",
+        body: "403 Forbidden: this address is not in the history page's http.allow list\n",
+        headers: [("Connection", "close")])
+
     public static func == (lhs: HistoryResponse, rhs: HistoryResponse) -> Bool {
         lhs.status == rhs.status && lhs.contentType == rhs.contentType && lhs.body == rhs.body
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)

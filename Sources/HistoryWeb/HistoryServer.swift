@@ -14,10 +14,12 @@ import Glibc
 /// connection limit bounds the threads. The price, a thread (mostly idle) per connection,
 /// is small at 16 connections.
 ///
-/// Faces a network, so it is bounded: a few connections at once, a small memory pool
-/// per connection (a request whose headers don't fit gets libmicrohttpd's 431), an idle
-/// timeout, bodies of at most `bodyLimit` bytes (413 beyond), and clients outside `allow`
-/// refused at accept time.
+/// Faces a network, so it is bounded: a limited number of connections at once, a small
+/// memory pool per connection (a request whose headers don't fit gets libmicrohttpd's
+/// 431), a short per-connection timeout (a client that sends half a request and stops
+/// is dropped after it, and holds no slot others need; a stream watches its client
+/// itself), bodies of at most `bodyLimit` bytes (413 beyond), and clients outside `allow`
+/// answered 403 (except under `openPrefixes`), each such address told to `refused` once.
 public final class HistoryServer: Sendable {
     /// Where and how it listens.
     public struct Settings: Sendable {
@@ -27,17 +29,18 @@ public final class HistoryServer: Sendable {
         public var port: UInt16
         /// The client addresses allowed; empty allows every client.
         public var allow: [String]
-        /// Connections served at once; more wait in the kernel's backlog.
-        public var connectionLimit = 16
+        /// Connections served at once; more wait in the kernel's backlog. Idle and
+        /// half-sent connections count, so the limit is well above what a page needs.
+        public var connectionLimit = 128
         /// Bytes per connection for the request line, headers and buffers.
         public var connectionMemory = 32 * 1024
-        /// Seconds an idle connection is kept (a stream watches its client itself).
-        public var timeoutSeconds = 15
+        /// Seconds a connection may stay idle (or half-sent) before it is closed; an
+        /// event stream has none (it watches its client itself).
+        public var timeoutSeconds = 5
         /// The largest request body taken (`PATCH`, `POST`); a larger one gets 413.
         public var bodyLimit = 16 * 1024
         /// Path prefixes any client may reach despite `allow` (the local API, `/api/`,
-        /// which checks its own key): with any, `allow` is checked per request (403)
-        /// rather than at accept time.
+        /// which checks its own key).
         public var openPrefixes: [String] = []
 
         public init(listen: String = "127.0.0.1", port: UInt16, allow: [String] = []) {
@@ -55,14 +58,31 @@ public final class HistoryServer: Sendable {
         let openPrefixes: [String]
         let respond: @Sendable (HistoryRequest) -> HistoryResponse
         let served: (@Sendable (HistoryRequest, Int) -> Void)?
+        let refused: (@Sendable (String) -> Void)?
+        /// The refused addresses already told to `refused`.
+        let told = Mutex<Set<String>>([])
 
-        init(allow: ClientAllowList, bodyLimit: Int, openPrefixes: [String], respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
-             served: (@Sendable (HistoryRequest, Int) -> Void)?) {
+        init(allow: ClientAllowList, bodyLimit: Int, openPrefixes: [String],
+             respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
+             served: (@Sendable (HistoryRequest, Int) -> Void)?, refused: (@Sendable (String) -> Void)?) {
             self.allow = allow
             self.bodyLimit = bodyLimit
             self.openPrefixes = openPrefixes
             self.respond = respond
             self.served = served
+            self.refused = refused
+        }
+
+        /// Whether the connection's client may be answered; a refused address is told
+        /// to `refused` the first time only.
+        func admits(_ connection: OpaquePointer) -> Bool {
+            guard !allow.allowsEveryone else { return true }
+            guard let address = cct_mhd_client_address(connection) else { return false }
+            let length = socklen_t(address.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+            guard !allow.allows(address, length: length) else { return true }
+            let text = ClientAllowList.text(of: address)
+            if told.withLock({ $0.insert(text).inserted }) { refused?(text) }
+            return false
         }
     }
 
@@ -79,10 +99,13 @@ public final class HistoryServer: Sendable {
     /// - Parameters:
     ///   - respond: writes the response to a request; called on the server's thread.
     ///   - served: told of each request answered and its status (for a log line).
+    ///   - refused: told of each client address outside `allow`, once per address.
     public init(_ settings: Settings, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
-                served: (@Sendable (HistoryRequest, Int) -> Void)? = nil) throws(HistoryServerError) {
+                served: (@Sendable (HistoryRequest, Int) -> Void)? = nil,
+                refused: (@Sendable (String) -> Void)? = nil) throws(HistoryServerError) {
         let allow = try ClientAllowList(settings.allow)
-        let context = Context(allow: allow, bodyLimit: settings.bodyLimit, openPrefixes: settings.openPrefixes, respond: respond, served: served)
+        let context = Context(allow: allow, bodyLimit: settings.bodyLimit, openPrefixes: settings.openPrefixes,
+                              respond: respond, served: served, refused: refused)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_AUTO.rawValue
         let address: UnsafeMutableRawPointer
         let family: Int32
@@ -149,11 +172,11 @@ public final class HistoryServer: Sendable {
 
     // MARK: libmicrohttpd callbacks
 
-    private static let acceptPolicy: MHD_AcceptPolicyCallback = { pointer, address, length in
-        guard let pointer, let address else { return .NO }
-        let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
-        if !context.openPrefixes.isEmpty { return .YES }
-        return context.allow.allows(address, length: length) ? .YES : .NO
+    /// Every IPv4 or IPv6 client is accepted: one outside `allow` is answered 403 (an empty
+    /// reply told it nothing, and nothing was logged).
+    private static let acceptPolicy: MHD_AcceptPolicyCallback = { _, address, _ in
+        guard let family = address?.pointee.sa_family else { return .NO }
+        return Int32(family) == AF_INET || Int32(family) == AF_INET6 ? .YES : .NO
     }
 
     private static let handleRequest: MHD_AccessHandlerCallback = { pointer, connection, url, method, _, uploadData, uploadSize, state in
@@ -202,18 +225,6 @@ public final class HistoryServer: Sendable {
         Unmanaged<RequestBody>.fromOpaque(opened).release()
     }
 
-    /// Whether the allow list, checked per request (see `openPrefixes`), refuses this one.
-    private static func refused(_ request: HistoryRequest, connection: OpaquePointer, context: Context) -> Bool {
-        guard !context.openPrefixes.isEmpty, !context.allow.allowsEveryone,
-              !context.openPrefixes.contains(where: { request.path.hasPrefix($0) }) else { return false }
-        guard let address = cct_mhd_client_address(connection) else { return true }
-        let length = Int32(address.pointee.sa_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
-        return !context.allow.allows(address, length: socklen_t(length))
-    }
-
-    private static let forbidden = HistoryResponse(status: 403, contentType: "text/plain; charset=utf-8",
-                                                   body: "403: this address may not open the history page (http.allow)\n")
-
     private static func tooLarge(_ limit: Int) -> HistoryResponse {
         HistoryResponse(status: 413, contentType: "application/json",
                         body: #"{"error":"too_large","message":"the request body is larger than \#(limit) bytes"}"#)
@@ -233,32 +244,46 @@ public final class HistoryServer: Sendable {
         let header = { (name: String) in MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) } }
         return HistoryRequest(method: method, path: url.map { String(cString: $0) } ?? "", query: arguments,
                               ingressPath: header("X-Ingress-Path"), authorization: header("Authorization"), body: body,
-                              client: cct_mhd_client_address(connection).map(ClientAllowList.text) ?? "")
+                              client: cct_mhd_client_address(connection).map { ClientAllowList.text(of: $0) } ?? "")
     }
 
     private static func answer(_ request: HistoryRequest, connection: OpaquePointer, context: Context,
                                instead: HistoryResponse? = nil) -> MHD_Result {
-        let answer = instead ?? (refused(request, connection: connection, context: context) ? forbidden : context.respond(request))
-        let created: OpaquePointer?
+        // The allow list, checked per request: paths under `openPrefixes` take every client.
+        guard context.openPrefixes.contains(where: { request.path.hasPrefix($0) }) || context.admits(connection) else {
+            return queue(HistoryResponse.forbidden, on: connection)
+        }
+        let answer = instead ?? context.respond(request)
+        let queued: MHD_Result
         if let stream = answer.stream {
             _ = cct_mhd_no_timeout(connection)
             let feed = StreamFeed(stream, socket: cct_mhd_connection_fd(connection))
-            created = MHD_create_response_from_callback(UInt64.max, 4096, StreamFeed.read,
-                                                        Unmanaged.passRetained(feed).toOpaque(), StreamFeed.free)
+            guard let response = MHD_create_response_from_callback(UInt64.max, 4096, StreamFeed.read,
+                                                                   Unmanaged.passRetained(feed).toOpaque(), StreamFeed.free)
+            else { return .NO }
+            queued = queue(answer, response: response, on: connection)
         } else {
-            var body = Array(answer.body.utf8)
-            created = body.withUnsafeMutableBytes { bytes in
-                MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, .RESPMEM_MUST_COPY)
-            }
+            queued = queue(answer, on: connection)
         }
-        guard let response = created else { return .NO }
+        context.served?(request, answer.status)
+        return queued
+    }
+
+    private static func queue(_ answer: HistoryResponse, on connection: OpaquePointer) -> MHD_Result {
+        var body = Array(answer.body.utf8)
+        guard let response = body.withUnsafeMutableBytes({ bytes in
+            MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, .RESPMEM_MUST_COPY)
+        }) else { return .NO }
+        return queue(answer, response: response, on: connection)
+    }
+
+    /// Queues `response` with `answer`'s status and headers, and lets go of it.
+    private static func queue(_ answer: HistoryResponse, response: OpaquePointer, on connection: OpaquePointer) -> MHD_Result {
         defer { MHD_destroy_response(response) }
         _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
         for header in HistoryResponse.standardHeaders + answer.headers {
             _ = MHD_add_response_header(response, header.name, header.value)
         }
-        let queued = MHD_queue_response(connection, UInt32(answer.status), response)
-        context.served?(request, answer.status)
-        return queued
+        return MHD_queue_response(connection, UInt32(answer.status), response)
     }
 }

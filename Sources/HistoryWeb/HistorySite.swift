@@ -1,9 +1,10 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// The history page's pages, by path, rendered from the history file: `./` (the
-/// appliances now), `cycles`, `cycle?id=N` and `programs`. Each request opens the file
+/// appliances now), `cycles` (and its `cycles.csv`), `cycle?id=N` and `programs`. Each request opens the file
 /// read-only with its own connection and closes it when the page is written: in WAL a
 /// reader never blocks `run`'s writes, and nothing is cached between requests.
 ///
@@ -22,7 +23,7 @@ public struct HistorySite: Sendable {
     }
 
     public func respond(to request: HistoryRequest, now: Date = Date()) -> HistoryResponse {
-        var layout = PageLayout(base: nil)
+        var layout = PageLayout(base: nil, timeZone: timeZone)
         do throws(PageError) {
             guard request.method == "GET" || request.method == "HEAD" else {
                 throw PageError(status: 405, message: "the history page is read-only: GET or HEAD, not \(PageQuery.shown(request.method))")
@@ -34,11 +35,19 @@ public struct HistorySite: Sendable {
             let query = PageQuery(arguments: request.query, timeZone: timeZone)
             // The arguments are checked before the file is opened.
             let prepared: (HistoryStore, PageContext) throws(PageError) -> (String, PageLayout.Section?, String)
+            var refresh: Int?
+            var csv: CycleListPage.Fields?
             switch page {
             case .now:
                 prepared = { store, context throws(PageError) in
-                    ("Appliances", .now, try Self.reading { () throws(StoreError) in try AppliancesPage(context: context).render(store) })
+                    let body = try Self.reading { () throws(StoreError) in try AppliancesPage(context: context).render(store) }
+                    // While a cycle runs the page follows it: the phone's view changes by the minute.
+                    if body.contains(AppliancesPage.runningMark) { refresh = AppliancesPage.refreshSeconds }
+                    return ("Appliances", .now, body)
                 }
+            case .cyclesCSV:
+                csv = try CycleListPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query).fields()
+                prepared = { _, _ in ("", nil, "") }
             case .cycles:
                 let fields = try CycleListPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query).fields()
                 prepared = { store, context throws(PageError) in
@@ -71,9 +80,10 @@ public struct HistorySite: Sendable {
             } catch {
                 throw PageError(status: 503, message: "the history can't be read yet: \(error.description)")
             }
+            if let csv { return try Self.csv(store, fields: csv, timeZone: timeZone) }
             let names = try Self.reading { () throws(StoreError) in try store.applianceNames() }
             let (title, section, body) = try prepared(store, PageContext(now: now, timeZone: timeZone, names: names))
-            return HistoryResponse(status: 200, body: layout.document(title: title, section: section, body: body))
+            return HistoryResponse(status: 200, body: layout.document(title: title, section: section, body: body, refreshSeconds: refresh))
         } catch {
             let headers: [(name: String, value: String)] = error.status == 405 ? [("Allow", "GET, HEAD")] : []
             return HistoryResponse(status: error.status, body: layout.errorDocument(error), headers: headers)
@@ -81,7 +91,7 @@ public struct HistorySite: Sendable {
     }
 
     enum Page {
-        case now, cycles, cycle, programs
+        case now, cycles, cyclesCSV, cycle, programs
     }
 
     static func page(_ path: String) throws(PageError) -> Page {
@@ -94,9 +104,10 @@ public struct HistorySite: Sendable {
         switch path {
         case "/", "/index.html": return .now
         case "/cycles": return .cycles
+        case "/cycles.csv": return .cyclesCSV
         case "/cycle": return .cycle
         case "/programs": return .programs
-        default: throw .notFound("there is no page \(PageQuery.shown(path)); the pages are ./, cycles, cycle?id=N and programs")
+        default: throw .notFound("there is no page \(PageQuery.shown(path)); the pages are ./, cycles, cycles.csv, cycle?id=N and programs")
         }
     }
 
@@ -114,6 +125,13 @@ public struct HistorySite: Sendable {
             throw .badRequest("X-Ingress-Path expects a path like /api/hassio_ingress/TOKEN, got '\(PageQuery.shown(prefix))'")
         }
         return prefix.hasSuffix("/") ? prefix : prefix + "/"
+    }
+
+    /// `cycles.csv`: the cycle list's cycles as a download.
+    static func csv(_ store: HistoryStore, fields: CycleListPage.Fields, timeZone: LocalTimeZone) throws(PageError) -> HistoryResponse {
+        let text = try reading { () throws(StoreError) in try CycleListPage.csv(store, fields: fields, timeZone: timeZone) }
+        return HistoryResponse(status: 200, contentType: "text/csv; charset=utf-8", body: text,
+                               headers: [("Content-Disposition", "attachment; filename=\"cycles.csv\"")])
     }
 
     /// Runs a read, turning a store failure into a 503 that says what went wrong.

@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// What every page needs besides the store: the clock reading of the request, the
 /// zone times are shown in, and the appliances' names.
@@ -29,9 +30,23 @@ struct PageContext {
     /// `0.82 kWh`.
     static func energy(_ kWh: Double) -> String { TimeText.fixed(kWh, decimals: 2) + " kWh" }
 
-    /// The state pill of a cycle: its outcome, or `running`.
-    static func stateTag(_ cycle: CycleRecord) -> String {
-        let state = cycle.outcome?.rawValue ?? "running"
+    /// `0.31 EUR`, or `0.31` when no currency is known.
+    static func money(_ amount: Double, currency: String?) -> String {
+        TimeText.fixed(amount, decimals: 2) + (currency.map { " " + $0 } ?? "")
+    }
+
+    /// A cycle's cost, or "" when none was worked out.
+    static func cost(_ cycle: CycleRecord) -> String {
+        cycle.cost.map { money($0, currency: cycle.currency) } ?? ""
+    }
+
+    /// `10 h 3 min ago`.
+    func ago(_ date: Date) -> String { TimeText.duration(max(now.timeIntervalSince(date), 0)) + " ago" }
+
+    /// The state pill of a cycle: its outcome, `running`, or `overdue` for an open cycle
+    /// well past its expected finish (the end was likely never heard).
+    func stateTag(_ cycle: CycleRecord) -> String {
+        let state = cycle.outcome?.rawValue ?? (cycle.isOverdue(at: now) ? "overdue" : "running")
         return "<span class=\"state \(state)\">\(state)</span>"
     }
 }

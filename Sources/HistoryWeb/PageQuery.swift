@@ -1,5 +1,6 @@
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// The query string's arguments read strictly: a value that isn't what the field
 /// takes is a 400 naming the field, never a guess. An empty value (a form's empty

@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// `programs`: per program, what `cycletrack stats --by program` says (duration median
 /// and p90, the first finish estimate's error, pushes per cycle, energy), with two small
@@ -12,39 +13,50 @@ struct ProgramStatsPage {
     func appliance() throws(PageError) -> String? { try query.text("appliance") }
 
     func render(_ store: HistoryStore, appliance: String?) throws(StoreError) -> String {
-        var groups: [String?: [CycleFigures]] = [:]
+        // A program is an appliance's: a washer's and a dryer's "Cotton" are two rows.
+        struct Group: Hashable { var appliance: String; var program: String? }
+        var groups: [Group: [CycleFigures]] = [:]
+        var all: [CycleFigures] = []
         try store.forEachCycleFigures(matching: CycleFilter(applianceID: appliance), by: .program) { figures in
-            groups[figures.key, default: []].append(figures)
+            groups[Group(appliance: figures.applianceID ?? "", program: figures.key), default: []].append(figures)
+            all.append(figures)
         }
-        let programs = groups.map { key, figures in
+        let programs = groups.map { group, figures in
             var accumulator = CycleStatistics.Accumulator()
             for cycle in figures { accumulator.add(cycle) }
-            return (key: key, figures: figures.sorted { $0.startedAt < $1.startedAt }, statistics: CycleStatistics(accumulator))
-        }.sorted { ($0.statistics.cycles, $1.key ?? "") > ($1.statistics.cycles, $0.key ?? "") }
+            return (key: group.program, appliance: group.appliance, figures: figures.sorted { $0.startedAt < $1.startedAt },
+                    statistics: CycleStatistics(accumulator))
+        }.sorted { ($0.statistics.cycles, $1.key ?? "", $1.appliance) > ($1.statistics.cycles, $0.key ?? "", $0.appliance) }
+        let spansYears = Set(all.map { context.dateTime($0.startedAt).prefix(4) }).count > 1
 
         var html = "<h1>Programs</h1>\n" + form(appliance)
         guard !programs.isEmpty else { return html + "<p class=\"muted\" id=\"no-programs\">No cycle matches.</p>" }
         let anchorQuery = appliance.map { "?appliance=" + HTML.queryValue($0) } ?? ""
         html += """
-            <div class="table-wrap"><table id="programs">
-            <thead><tr><th>Program</th><th class="num">Cycles</th><th class="num">Finished</th><th class="num">Median</th>\
-            <th class="num">p90</th><th class="num">Estimate error</th><th class="num">Pushes</th><th class="num">Energy</th></tr></thead>
+            <div class="table-wrap"><table id="programs" class="cards-on-phone">
+            <thead><tr><th>Program</th><th>Appliance</th><th class="num">Cycles</th><th class="num">Finished</th><th class="num">Median</th>\
+            <th class="num">p90</th><th class="num">Estimate error</th><th class="num">Pushes</th><th class="num">Energy</th>\
+            <th class="num">Cost</th></tr></thead>
             <tbody>
 
             """
         for (index, program) in programs.enumerated() {
             let stats = program.statistics
-            html += "<tr class=\"program-row\"><td><a href=\"programs\(anchorQuery)#program-\(index + 1)\">\(HTML.escape(context.program(program.key)))</a></td>"
-                + "<td class=\"num\">\(stats.cycles)</td><td class=\"num\">\(stats.finished)</td>"
-                + "<td class=\"num\">\(stats.medianDuration.map(TimeText.duration) ?? "")</td>"
-                + "<td class=\"num\">\(stats.p90Duration.map(TimeText.duration) ?? "")</td>"
-                + "<td class=\"num\">\(stats.medianEstimateError.map(TimeText.signedDuration) ?? "")</td>"
-                + "<td class=\"num\">\(stats.medianPushes.map(Self.pushes) ?? "")</td>"
-                + "<td class=\"num\">\(stats.medianEnergy.map(PageContext.energy) ?? "")</td></tr>\n"
+            html += "<tr class=\"program-row\"><td data-label=\"Program\"><a href=\"programs\(anchorQuery)#program-\(index + 1)\">\(HTML.escape(context.program(program.key)))</a></td>"
+                + "<td data-label=\"Appliance\" class=\"appliance\">\(HTML.escape(context.name(of: program.appliance)))</td>"
+                + "<td class=\"num\" data-label=\"Cycles\">\(stats.cycles)</td><td class=\"num\" data-label=\"Finished\">\(stats.finished)</td>"
+                + "<td class=\"num\" data-label=\"Median\">\(stats.medianDuration.map(TimeText.duration) ?? "")</td>"
+                + "<td class=\"num\" data-label=\"p90\">\(stats.p90Duration.map(TimeText.duration) ?? "")</td>"
+                + "<td class=\"num\" data-label=\"Estimate error\">\(stats.medianEstimateError.map(TimeText.signedDuration) ?? "")</td>"
+                + "<td class=\"num\" data-label=\"Pushes\">\(stats.medianPushes.map(Self.pushes) ?? "")</td>"
+                + "<td class=\"num\" data-label=\"Energy\">\(stats.medianEnergy.map(PageContext.energy) ?? "")</td>"
+                + "<td class=\"num\" data-label=\"Cost\">\(stats.medianCost.map { PageContext.money($0, currency: stats.currency) } ?? "")</td></tr>\n"
         }
         html += "</tbody></table></div>\n"
+        html += EnergyCostTable(context: context).render(all)
         for (index, program) in programs.enumerated() {
-            html += card(index + 1, key: program.key, figures: program.figures, stats: program.statistics)
+            html += card(index + 1, key: program.key, appliance: program.appliance, figures: program.figures,
+                         stats: program.statistics, spansYears: spansYears)
         }
         return html
     }
@@ -63,7 +75,8 @@ struct ProgramStatsPage {
         return html + "</select></label><button type=\"submit\">Show</button></form>\n"
     }
 
-    private func card(_ number: Int, key: String?, figures: [CycleFigures], stats: CycleStatistics) -> String {
+    private func card(_ number: Int, key: String?, appliance: String, figures: [CycleFigures], stats: CycleStatistics,
+                      spansYears: Bool) -> String {
         var items: [(String, String)] = [("Cycles", "\(stats.cycles) (\(stats.finished) finished)")]
         if let median = stats.medianDuration { items.append(("Median duration", TimeText.duration(median))) }
         if let p90 = stats.p90Duration { items.append(("p90 duration", TimeText.duration(p90))) }
@@ -74,12 +87,16 @@ struct ProgramStatsPage {
         if let energy = stats.medianEnergy {
             items.append(("Energy per cycle", PageContext.energy(energy) + (stats.totalEnergy.map { ", \(PageContext.energy($0)) in all" } ?? "")))
         }
+        if let cost = stats.medianCost {
+            items.append(("Cost per cycle", PageContext.money(cost, currency: stats.currency)
+                + (stats.totalCost.map { ", \(PageContext.money($0, currency: stats.currency)) in all" } ?? "")))
+        }
         let boxes = items.map { "<div class=\"figure\"><span>\($0.0)</span><b>\(HTML.escape($0.1))</b></div>" }.joined()
         return """
             <section class="card program" id="program-\(number)">
-            <h2>\(HTML.escape(context.program(key)))</h2>
+            <h2>\(HTML.escape(context.program(key))) <span class="muted">· \(HTML.escape(context.name(of: appliance)))</span></h2>
             <div class="figures">\(boxes)</div>
-            <div class="charts"><div><h3>Durations over time</h3>\(durationChart(figures, stats: stats))</div>\
+            <div class="charts"><div><h3>Durations over time</h3>\(durationChart(figures, stats: stats, spansYears: spansYears))</div>\
             <div><h3>Finish estimate error</h3>\(errorChart(figures))</div></div>
             </section>
 
@@ -87,7 +104,7 @@ struct ProgramStatsPage {
     }
 
     /// Each ended cycle's duration (minutes) at its start date, with the median and p90.
-    private func durationChart(_ figures: [CycleFigures], stats: CycleStatistics) -> String {
+    private func durationChart(_ figures: [CycleFigures], stats: CycleStatistics, spansYears: Bool) -> String {
         let points = figures.compactMap { cycle in cycle.duration.map { (x: cycle.startedAt.timeIntervalSince1970, y: $0 / 60) } }
         guard let firstX = points.first?.x, let lastX = points.last?.x else {
             return "<p class=\"muted\">No ended cycle yet.</p>"
@@ -96,9 +113,10 @@ struct ProgramStatsPage {
         let pad = max((lastX - firstX) * 0.05, 86_400)
         let frame = ChartFrame(width: 320, height: 180, xDomain: (firstX - pad)...(lastX + pad), yDomain: 0...max(maxY, 1))
         var svg = frame.open(label: "Durations of \(points.count) cycles over time")
-        svg += frame.yGrid(ChartFrame.ticks(frame.yDomain, count: 4)) { "\(NumberText.plain($0))m" }
-        let days = ChartFrame.dayTicks(frame.xDomain, timeZone: context.timeZone, count: 3)
-        svg += frame.xAxis(days) { String(context.dateTime(Date(timeIntervalSince1970: $0)).prefix(10).suffix(5)) }
+        svg += frame.yGrid(ChartFrame.ticks(frame.yDomain, count: 4)) { "\(NumberText.plain($0)) min" }
+        // A history spanning years says which year: 2025-11-02, else 11-02.
+        let days = ChartFrame.dayTicks(frame.xDomain, timeZone: context.timeZone, count: spansYears ? 2 : 3)
+        svg += frame.xAxis(days) { String(context.dateTime(Date(timeIntervalSince1970: $0)).prefix(10).suffix(spansYears ? 10 : 5)) }
         for (line, value) in [("median", stats.medianDuration), ("p90", stats.p90Duration)] {
             guard let value else { continue }
             let y = ChartFrame.n(frame.y(value / 60))
@@ -131,7 +149,7 @@ struct ProgramStatsPage {
         let frame = ChartFrame(width: 320, height: 180, xDomain: first...last, yDomain: 0...Double(max(counts.max() ?? 1, 1)))
         var svg = frame.open(label: "Finish estimate errors of \(errors.count) cycles, in \(NumberText.plain(width))-minute bins")
         svg += frame.yGrid(ChartFrame.ticks(frame.yDomain, count: 3).filter { $0 == $0.rounded() }) { NumberText.plain($0) }
-        svg += frame.xAxis(ChartFrame.ticks(frame.xDomain, count: 4)) { ($0 > 0 ? "+" : "") + NumberText.plain($0) + "m" }
+        svg += frame.xAxis(ChartFrame.ticks(frame.xDomain, count: 4)) { ($0 > 0 ? "+" : "") + NumberText.plain($0) + " min" }
         for (index, count) in counts.enumerated() where count > 0 {
             let from = first + Double(index) * width
             let x = frame.x(from) + 1, right = frame.x(from + width) - 1

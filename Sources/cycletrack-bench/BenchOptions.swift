@@ -1,3 +1,5 @@
+import CycleCommands
+
 /// The benchmark's command line.
 struct BenchOptions {
     static let usage = """
@@ -34,60 +36,30 @@ struct BenchOptions {
     var showHelp = false
     var keepFiles = false
 
-    /// Reads the arguments after the program name.
+    /// Reads the arguments after the program name, as the `cycletrack` commands read theirs.
     init(arguments: [String]) throws(BenchError) {
-        var footprint: Double?
-        var cycles: Int?
-        var changes: Int?
-        var idle: Double?
-        var rest = arguments[...]
-        while let word = rest.popFirst() {
-            func value() throws(BenchError) -> String {
-                guard let next = rest.popFirst() else { throw BenchError.usage("\(word) expects a value") }
-                return next
+        do throws(CommandError) {
+            let parsed = try Arguments(arguments, valued: ["footprint-seconds", "cycles", "latency-changes", "idle-seconds",
+                                                           "traces", "seed"],
+                                       flags: ["quick", "help", "keep-files"])
+            showHelp = parsed.flag("help") || parsed.positionals.contains("-h")
+            if let word = parsed.positionals.first(where: { $0 != "-h" }) {
+                throw .usage("unknown argument '\(word)'; try --help")
             }
-            switch word {
-            case "--quick": quick = true
-            case "--help", "-h": showHelp = true
-            case "--keep-files": keepFiles = true
-            case "--footprint-seconds":
-                let text = try value()
-                guard let seconds = Double(text), seconds >= 5, seconds <= 3600 else {
-                    throw BenchError.usage("--footprint-seconds expects a number of seconds from 5 to 3600, got '\(text)'")
-                }
-                footprint = seconds
-            case "--cycles":
-                let text = try value()
-                guard let count = Int(text), count >= 100, count <= 10_000_000 else {
-                    throw BenchError.usage("--cycles expects a whole number from 100 to 10000000, got '\(text)'")
-                }
-                cycles = count
-            case "--latency-changes":
-                let text = try value()
-                guard let count = Int(text), count >= 0, count <= 1_000 else {
-                    throw BenchError.usage("--latency-changes expects a whole number from 0 to 1000, got '\(text)'")
-                }
-                changes = count
-            case "--idle-seconds":
-                let text = try value()
-                guard let seconds = Double(text), seconds >= 5, seconds <= 3600 else {
-                    throw BenchError.usage("--idle-seconds expects a number of seconds from 5 to 3600, got '\(text)'")
-                }
-                idle = seconds
-            case "--traces":
-                tracesDirectory = try value()
-            case "--seed":
-                let text = try value()
-                guard let number = UInt64(text) else { throw BenchError.usage("--seed expects a whole number, got '\(text)'") }
+            quick = parsed.flag("quick")
+            keepFiles = parsed.flag("keep-files")
+            tracesDirectory = parsed.value("traces")
+            footprintSeconds = try parsed.number("footprint-seconds", in: 5...3600) ?? (quick ? 10 : 120)
+            historyCycles = try parsed.int("cycles", in: 100...10_000_000) ?? (quick ? 5_000 : 100_000)
+            latencyChanges = try parsed.int("latency-changes", in: 0...1_000) ?? (quick ? 4 : 40)
+            idleSeconds = try parsed.number("idle-seconds", in: 5...3600) ?? (quick ? 10 : 60)
+            if let text = parsed.value("seed") {
+                guard let number = UInt64(text) else { throw .usage("--seed expects a whole number, got '\(text)'") }
                 seed = number
-            default:
-                throw BenchError.usage("unknown argument '\(word)'; try --help")
             }
+        } catch {
+            throw BenchError.usage(error.message)
         }
-        footprintSeconds = footprint ?? (quick ? 10 : 120)
-        historyCycles = cycles ?? (quick ? 5_000 : 100_000)
-        latencyChanges = changes ?? (quick ? 4 : 40)
-        idleSeconds = idle ?? (quick ? 10 : 60)
     }
 
     /// Seconds of planner work to time (the corpus is repeated to fill them).

@@ -43,6 +43,14 @@ struct HistoryPageBrowserTests {
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
+    /// `cycletrack serve` over `database` on a free port, in Berlin time, and its URL.
+    static func serve(_ database: String) throws -> (server: CycletrackProcess, url: String) {
+        let server = try CycletrackProcess(["serve", "--db", database, "--port", "0"], environment: ["TZ": "Europe/Berlin"])
+        #expect(server.waitForLog("event=history_page"))
+        let url = try #require(server.stderrSoFar.firstMatch(of: /url=(http:\/\/127\.0\.0\.1:\d+\/)/)?.output.1).description
+        return (server, url)
+    }
+
     @Test("Each page in Chromium: the rows and push markers of the stored history; screenshots to docs/")
     func pagesInChromium() throws {
         guard Self.chromium != nil else {
@@ -53,13 +61,11 @@ struct HistoryPageBrowserTests {
         let scratch = try Scratch()
         let database = scratch.path + "/history.sqlite"
         let written = try RecordedHistory.write(to: database, now: Date())
-        let server = try CycletrackProcess(["serve", "--db", database, "--port", "0"], environment: ["TZ": "Europe/Berlin"])
+        let (server, url) = try Self.serve(database)
         defer {
             server.signal(SIGTERM)
             #expect(server.wait(timeout: 20).status == 0, "serve exits 0 on SIGTERM")
         }
-        #expect(server.waitForLog("event=history_page"))
-        let url = try #require(server.stderrSoFar.firstMatch(of: /url=(http:\/\/127\.0\.0\.1:\d+\/)/)?.output.1).description
         let profile = scratch.path + "/chromium"
 
         let store = try HistoryStore(path: database, mode: .readOnly)

@@ -57,6 +57,15 @@ public struct Arguments: Sendable {
         return number
     }
 
+    /// A number option (`2`, `0.5`), or a usage error naming the option and what it got.
+    public func number(_ name: String, in range: ClosedRange<Double>) throws(CommandError) -> Double? {
+        guard let text = options[name] else { return nil }
+        guard let number = Double(text), range.contains(number) else {
+            throw .usage("--\(name) expects a number in \(NumberText.plain(range.lowerBound))...\(NumberText.plain(range.upperBound)), got '\(text)'")
+        }
+        return number
+    }
+
     /// One of a fixed set of words, or a usage error listing them.
     public func choice(_ name: String, _ choices: [String], default fallback: String) throws(CommandError) -> String {
         guard let text = options[name] else { return fallback }

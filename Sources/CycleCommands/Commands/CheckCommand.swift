@@ -50,6 +50,7 @@ struct CheckCommand {
         var report = Report()
         let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
         report.add("config", ok: true, config.source == "defaults" ? "no file found: defaults" : "\(config.source) is valid")
+        checkTimeZone(into: &report)
         let access = try configured { () throws(ConfigurationError) in try HomeAssistantAccess.resolve(config, environment: environment) }
         report.add("token", ok: true, "from \(access.tokenSource)")
         let client = HomeAssistantClient(baseURL: access.url, token: access.token,
@@ -155,6 +156,16 @@ struct CheckCommand {
 
     /// Whether each name in `supernotify.mobile_deliveries` is a delivery Supernotify
     /// has, where Supernotify can say (its `enquire_configuration` action).
+    /// A `TZ` naming no zone this system knows would silently be UTC: said, and a failure.
+    private func checkTimeZone(into report: inout Report) {
+        let zone = LocalTimeZone.resolve(environment: environment)
+        if let unreadable = zone.unreadable {
+            report.add("time zone", ok: false, "TZ=\(unreadable) names no time zone this system knows; times would be shown in UTC (set TZ to a zone like Europe/Berlin)")
+        } else {
+            report.add("time zone", ok: true, "times are shown in \(zone.name)")
+        }
+    }
+
     private func checkDeliveries(_ names: [String], client: HomeAssistantClient, into report: inout Report) async {
         let item = "mobile_deliveries"
         let wanted = names.joined(separator: ", ")

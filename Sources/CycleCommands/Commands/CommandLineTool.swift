@@ -17,42 +17,20 @@ public enum CommandLineTool {
         usage: cycletrack <command> [options]
 
         commands:
-          run      the service: follow HA, track cycles, send pushes, store history
-          check    validate the config and reach HA: token, entities, supernotify
-          replay   feed a recorded trace through the planner and print the calls it makes
-          query    cycle history, newest first
-          stats    durations, finish-time error, pushes per cycle, energy
-          prune    delete old cycles from the history
-          serve    the history page alone, over a history file (run serves it too)
-          demo     the whole service against simulated appliances, no HA needed
-          api-key  print the local API's key, for the Home Assistant integration
+        \(CommandName.usageLines)
 
         'cycletrack help <command>' or 'cycletrack <command> --help' shows a command's
         options; 'cycletrack --version' the version.
 
         """
 
-    /// The commands, in the order `usage` lists them.
-    public static let commands = ["run", "check", "replay", "query", "stats", "prune", "serve", "demo"]
-    /// Commands `usage` lists after `commands` whose help README.md does not show yet
-    /// (the README tests check `commands`); docs/API.md shows it.
-    public static let newCommands = ["api-key"]
+    /// The commands' names, in the order `usage` lists them.
+    public static let commands = CommandName.allCases.map(\.rawValue)
 
     /// The one help text of each command: what `cycletrack COMMAND --help` and
-    /// `cycletrack help COMMAND` print, and what the README shows.
+    /// `cycletrack help COMMAND` print, and what docs/COMMANDS.md shows.
     public static func help(for command: String) -> String? {
-        switch command {
-        case "run": RunCommand.help
-        case "check": CheckCommand.help
-        case "replay": ReplayCommand.help
-        case "query": QueryCommand.help
-        case "stats": StatsCommand.help
-        case "prune": PruneCommand.help
-        case "serve": ServeCommand.help
-        case "demo": DemoCommand.help
-        case "api-key": APIKeyCommand.help
-        default: nil
-        }
+        CommandName(rawValue: command)?.help
     }
 
     /// Runs the command line and returns the process's exit status.
@@ -78,24 +56,24 @@ public enum CommandLineTool {
             emit(text)
             return ExitCode.ok.rawValue
         }
-        guard let text = help(for: name) else {
+        guard let command = CommandName(rawValue: name) else {
             return fail(.usage("unknown command '\(name)'; commands: \(commands.joined(separator: ", ")) (try 'cycletrack --help')"))
         }
         if rest.contains("--help") || rest.contains("-h") {
-            emit(text)
+            emit(command.help)
             return ExitCode.ok.rawValue
         }
         do throws(CommandError) {
-            switch name {
-            case "run": return try await RunCommand(arguments: rest, environment: environment).run()
-            case "check": return try await CheckCommand(arguments: rest, environment: environment).run()
-            case "replay": return try ReplayCommand(arguments: rest, environment: environment).run()
-            case "demo": return try await DemoCommand(arguments: rest, environment: environment).run()
-            case "serve": return try await ServeCommand(arguments: rest, environment: environment).run()
-            case "api-key": emit(try APIKeyCommand(arguments: rest, environment: environment).run())
-            case "query": emit(try QueryCommand(arguments: rest, environment: environment).run(now: Date()))
-            case "stats": emit(try StatsCommand(arguments: rest, environment: environment).run(now: Date()))
-            default: emit(try PruneCommand(arguments: rest, environment: environment).run(now: Date()))
+            switch command {
+            case .run: return try await RunCommand(arguments: rest, environment: environment).run()
+            case .check: return try await CheckCommand(arguments: rest, environment: environment).run()
+            case .replay: return try ReplayCommand(arguments: rest, environment: environment).run()
+            case .demo: return try await DemoCommand(arguments: rest, environment: environment).run()
+            case .serve: return try await ServeCommand(arguments: rest, environment: environment).run()
+            case .apiKey: emit(try APIKeyCommand(arguments: rest, environment: environment).run())
+            case .query: emit(try QueryCommand(arguments: rest, environment: environment).run(now: Date()))
+            case .stats: emit(try StatsCommand(arguments: rest, environment: environment).run(now: Date()))
+            case .prune: emit(try PruneCommand(arguments: rest, environment: environment).run(now: Date()))
             }
             return ExitCode.ok.rawValue
         } catch {

@@ -5,6 +5,7 @@ import CycleCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import LocalTime
 #endif
 
 /// `cycletrack demo`: the real runner, planner and store against a simulated
@@ -69,10 +70,11 @@ struct DemoCommand {
         var log = Log.fromEnvironment(environment)
         if environment["CYCLETRACK_LOG"] == nil { log.level = .warning }
         let runner: Runner
+        var options = Runner.Options(activePollSeconds: 10, idlePollSeconds: 30, dailyPushLimit: 400, rediscoverSeconds: nil)
+        options.delivery = household.delivery
         do {
             runner = try Runner(
-                appliances: household.tracked, databasePath: path, sourceName: .demo,
-                options: .init(activePollSeconds: 10, idlePollSeconds: 30, dailyPushLimit: 400, rediscoverSeconds: nil),
+                appliances: household.tracked, databasePath: path, sourceName: .demo, options: options,
                 source: household, sink: printer, clock: clock, log: log)
         } catch {
             throw .config("demo database \(path): \(error)")
@@ -80,6 +82,7 @@ struct DemoCommand {
         let end = household.appliances.map(\.over).max() ?? 0
         let cycleSeconds = NumberText.int(3.5 * 3600 / speed, .toNearestOrAwayFromZero) ?? 0
         StandardOutput.line("cycletrack demo: a dishwasher and a washer, \(NumberText.plain(speed))x speed (a 3.5-hour cycle in about \(cycleSeconds) s)")
+        StandardOutput.line("Alice (\(DemoHousehold.person)) is out when the dishwasher finishes: its end notification waits until she is home")
         StandardOutput.line("time   appliance  kind    what the phone shows")
         let service = Task { await runner.run() }
         let timer = Task {

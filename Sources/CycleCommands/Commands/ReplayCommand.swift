@@ -105,6 +105,12 @@ struct ReplayCommand {
 
         var recording: (recorder: CycleRecorder, error: CommandError?)?
         if let recordPath {
+            // A mistyped folder is said, not made: only `run` makes the history's folder.
+            let folder = recordPath.contains("/") ? String(recordPath[..<(recordPath.lastIndex(of: "/") ?? recordPath.endIndex)]) : "."
+            var info = stat()
+            if !folder.isEmpty, !(stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
+                throw .config("cannot record into \(recordPath): the folder \(folder) does not exist (replay --record makes no folders)")
+            }
             do {
                 recording = (CycleRecorder(store: try HistoryStore(path: recordPath), source: .replay), nil)
             } catch {
@@ -112,11 +118,13 @@ struct ReplayCommand {
             }
         }
         let history = finishHistory(id, before: observations.first?.at, config: config)
+        var delivery = config.delivery
+        delivery.clock = .local(environment: environment)
         let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit,
-                                history: history) { steps, household in
+                                history: history, delivery: delivery) { steps, household in
             guard let current = recording, current.error == nil else { return }
             do {
-                _ = try current.recorder.record(steps, into: &household, status: .notSent)
+                _ = try current.recorder.record(steps, into: &household, status: .replayed)
             } catch {
                 recording?.error = .config("cannot record into \(recordPath ?? ""): \(error)")
             }

@@ -38,6 +38,7 @@ enum ReplaySummary {
         }
 
         var held: [String] = []
+        var waiting: [String] = []
         var slots: [String] = []
         var calls = 0
         var cycleIndex = -1
@@ -70,9 +71,16 @@ enum ReplaySummary {
                     why = "the \(free) \(free == 1 ? "slot left was" : "slots left were") kept for the steps still ahead\(kept)"
                 }
                 held.append("  \(clock(at)) \(kind.rawValue) (\(reason)): \(why)")
+            case .waiting(let kind, let at, let reason):
+                waiting.append("  \(clock(at)) \(kind.rawValue) (\(reason))")
             case .warning:
                 break
             }
+        }
+        // Only with quiet hours or people: the summary stays as it was for everything else.
+        if !waiting.isEmpty {
+            lines.append("waiting: \(waiting.count)")
+            lines += waiting
         }
         if held.isEmpty {
             lines.append("held back: none")

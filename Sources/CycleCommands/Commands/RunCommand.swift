@@ -5,6 +5,7 @@ import CycleCore
 import HistoryWeb
 import ServiceAPI
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack run`: the service. Runs until SIGTERM or SIGINT, then lets the call in
 /// flight finish, commits, and exits 0.
@@ -80,6 +81,8 @@ struct RunCommand {
         options.updates = config.updates
         let api = config.httpPort > 0 ? Self.prepareAPI(database: database, log: log) : nil
         options.link = api?.link
+        options.delivery = config.delivery
+        options.delivery.clock = .local(environment: environment)
         var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
         if config.discover {
             rediscover = { await gateway.discover(config, log: log).appliances }

@@ -4,6 +4,7 @@ import CycleCore
 import HistoryWeb
 import ServiceAPI
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack serve`: the history page alone, over a history file, until SIGTERM or
 /// SIGINT: to browse a history without running the service (a copy, a replayed one).
@@ -42,7 +43,23 @@ struct ServeCommand {
         listen = parsed.value("listen")
         port = try parsed.int("port", in: 0...65535)
         allow = parsed.value("allow").map { $0.split(separator: ",").map { String($0) } }
+        if let listen, ClientAllowList.parse(listen) == nil {
+            throw .usage("serve --listen expects an IP address like 127.0.0.1, 0.0.0.0 or ::, got '\(listen)'")
+        }
+        for address in allow ?? [] where ClientAllowList.parse(address) == nil {
+            throw .usage("serve --allow expects IP addresses like 172.30.32.2 or ::1, got '\(address)'")
+        }
         self.environment = environment
+    }
+
+    /// Says at start what is wrong with the history file rather than answering every page
+    /// with a 503: missing (66), or not a cycletrack history or unreadable (78).
+    static func checkHistory(_ database: String) throws(CommandError) {
+        do {
+            _ = try HistoryStore(path: database, mode: .readOnly)
+        } catch {
+            throw CommandError(error.kind == .missingFile ? .noInput : .config, "serve: \(error.description)")
+        }
     }
 
     func run() async throws(CommandError) -> Int32 {
@@ -52,6 +69,7 @@ struct ServeCommand {
         let database = databasePath ?? environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
         let settings = HistoryServer.Settings(
             listen: listen ?? config.httpListen, port: UInt16(clamping: port ?? config.httpPort), allow: allow ?? config.httpAllow)
+        try Self.checkHistory(database)
         let server: HistoryServer
         do {
             server = try Self.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment), log: log)
@@ -81,6 +99,9 @@ struct ServeCommand {
         }
         let server = try HistoryServer(settings, respond: respond, served: { request, status in
             log.debug("http_request", ["method": request.method, "path": request.path, "status": String(status)])
+        }, refused: { address in
+            log.warning("http_refused", ["client": address, "status": "403", "allow": settings.allow.joined(separator: ","),
+                                         "action": "answered 403; logged once per address"])
         })
         let host = settings.listen.contains(":") ? "[\(settings.listen)]" : settings.listen
         log.info("history_page", ["url": "http://\(host):\(server.port)/", "database": database,

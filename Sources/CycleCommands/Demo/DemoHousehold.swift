@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// The demo's stand-in for Home Assistant: answers polls from the simulated appliances
 /// at the accelerated clock's time.
@@ -16,9 +17,26 @@ struct DemoHousehold: ApplianceStateSource {
         for appliance in appliances {
             shown.merge(appliance.states(at: seconds, origin: clock.origin)) { first, _ in first }
         }
+        shown[Self.person] = EntityState(state: isAway(at: seconds) ? "not_home" : "home")
         var readings: [String: EntityState?] = [:]
         for entity in entities { readings[entity] = shown[entity] }
         return readings
+    }
+
+    /// The one person of the demo: out from half an hour before the dishwasher ends until a
+    /// quarter of an hour after, so its end notification waits for her (docs/PUSHES.md, "Presence").
+    static let person = "person.alice"
+
+    var delivery: DeliverySettings {
+        var delivery = DeliverySettings()
+        delivery.people = [PersonSettings(entity: Self.person)]
+        return delivery
+    }
+
+    private func isAway(at seconds: Double) -> Bool {
+        guard let dishwasher = appliances.first else { return false }
+        let end = dishwasher.over - dishwasher.doorOpensAfter - 60
+        return seconds >= end - 1800 && seconds < end + 900
     }
 
     var tracked: [TrackedAppliance] {
@@ -62,8 +80,11 @@ struct DemoPrinter: NotifySink {
             }
             if case .bool(true)? = extra["silent"] { details.append("silent") }
         }
+        if case .array(let target)? = body["target"] {
+            details.append("to " + target.compactMap { if case .string(let name) = $0 { name } else { nil } }.joined(separator: ", "))
+        }
         let clock = clockTime(time, timeZone: timeZone)
-        let kind = request.kind.padded(to: 8)
+        let kind = request.kind.rawValue.padded(to: 8)
         let who = request.applianceID.padded(to: 11)
         return "\(clock)  \(who)\(kind)\(text)" + (details.isEmpty ? "" : "  [\(details.joined(separator: ", "))]")
     }

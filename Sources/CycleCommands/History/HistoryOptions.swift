@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// The options `query` and `stats` share: which database, which cycles, and how to
 /// write the result.
@@ -48,11 +49,11 @@ struct HistoryOptions: Sendable {
 
     /// Reads a history command's words: the shared options, `extra` ones of its own,
     /// `--help`, and no positional arguments.
-    static func parse(_ words: [String], command: String, extra: Set<String>, environment: [String: String])
+    static func parse(_ words: [String], command: CommandName, extra: Set<String>, environment: [String: String])
         throws(CommandError) -> (arguments: Arguments, options: HistoryOptions, showHelp: Bool) {
         let parsed = try Arguments(words, valued: names.union(extra), flags: ["help"])
         if let first = parsed.positionals.first {
-            throw .usage("\(command) takes no arguments besides options, got '\(first)'")
+            throw .usage("\(command.rawValue) takes no arguments besides options, got '\(first)'")
         }
         return (parsed, try HistoryOptions(parsed, environment: environment), parsed.flag("help"))
     }

@@ -5,6 +5,7 @@ import CycleCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import LocalTime
 #endif
 
 /// `cycletrack prune`: deletes old cycles with their observations and pushes, and
@@ -78,6 +79,7 @@ public struct PruneCommand: Sendable {
             let cycles = try HistoryOptions.read(reader) { () throws(StoreError) in try reader.cycles(matching: filter) }
             let ended = cycles.filter { !$0.isOpen }.count
             return "would delete \(count(ended, "cycle")) that started before \(when) (dry run: nothing deleted)\n"
+                + (try kept(reader, before: cutoff, now: now))
         }
         let store: HistoryStore
         do { store = try HistoryStore(path: database) } catch { throw .config(error.description) }
@@ -86,12 +88,33 @@ public struct PruneCommand: Sendable {
         let observations = "\(result.observations) observation\(result.observations == 1 ? "" : "s")"
         let pushes = "\(result.pushes) push\(result.pushes == 1 ? "" : "es")"
         var text = "deleted \(count(result.cycles, "cycle")) that started before \(when), with \(observations) and \(pushes)\n"
+        text += try kept(store, before: cutoff, now: now)
         if vacuum {
             try HistoryOptions.read(store) { () throws(StoreError) in try store.vacuum() }
             let sizeAfter = Self.bytes(database)
             text += "vacuumed \(database): \(Self.megabytes(sizeBefore)) -> \(Self.megabytes(sizeAfter))\n"
         }
         return text
+    }
+
+    /// The open cycles that started before the cutoff, each with why it stays: prune
+    /// never deletes a cycle that may still be running (nor one whose end was never heard).
+    private func kept(_ store: HistoryStore, before cutoff: Date, now: Date) throws(CommandError) -> String {
+        let open = try HistoryOptions.read(store) { () throws(StoreError) in
+            try store.openCycles().filter { $0.startedAt < cutoff && (source == nil || $0.source == source) }
+        }
+        guard !open.isEmpty else { return "" }
+        var text = "kept \(open.count) open cycle\(open.count == 1 ? "" : "s") that started before the cutoff: an open cycle is never pruned\n"
+        for cycle in open {
+            let heard = try HistoryOptions.read(store) { () throws(StoreError) in try store.lastHeard(cycleID: cycle.id) }
+            var why = "still open (no end heard)"
+            if let heard { why += ", last heard \(TimeText.duration(now.timeIntervalSince(heard))) ago" }
+            if cycle.isOverdue(at: now), let finish = cycle.expectedFinish {
+                why += ", overdue since \(TimeText.local(finish, timeZone: timeZone))"
+            }
+            text += "  cycle \(cycle.id) \(cycle.applianceID) started \(TimeText.local(cycle.startedAt, timeZone: timeZone)): \(why)\n"
+        }
+        return text + "  'cycletrack run', following the appliance, ends such a cycle when it reports an end, or as lost after lost_after_minutes without news\n"
     }
 
     /// The file's size with its write-ahead log, bytes.

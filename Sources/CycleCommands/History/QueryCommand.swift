@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack query`: the cycle history, newest first, as a table, JSON or CSV.
 /// Opens the database read-only, so it works while `run` writes to it.
@@ -62,7 +63,7 @@ public struct QueryCommand: Sendable {
         programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
         let parsed: Arguments
-        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: "query", extra: ["limit"], environment: environment)
+        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: .query, extra: ["limit"], environment: environment)
         let count = try parsed.int("limit", in: 0...Int(Int32.max)) ?? (options.format == .table ? Self.tablePage : 0)
         limit = count == 0 ? nil : count
         self.timeZone = timeZone ?? LocalTimeZone.resolve(environment: environment)
@@ -86,7 +87,7 @@ public struct QueryCommand: Sendable {
             let sources = try HistoryOptions.read(store) { () throws(StoreError) in try store.cycleSources() }
             return table(cycles, total: total, showSource: sources.count > 1)
         case .json: return ReportValue.jsonDocument(cycles.map(record))
-        case .csv: return ReportValue.csvDocument(columns: Self.columns, cycles.map(record))
+        case .csv: return ReportValue.csvDocument(columns: CycleReport.columns, cycles.map(record))
         }
     }
 
@@ -116,32 +117,6 @@ public struct QueryCommand: Sendable {
         return table.text + "showing \(cycles.count) of \(total) (use --limit 0 for all)\n"
     }
 
-    /// The JSON keys and CSV columns, in order.
-    static let columns = [
-        "id", "appliance", "program", "program_name", "started_at", "ended_at", "duration_seconds", "outcome", "pushes",
-        "energy_kwh", "first_predicted_finish", "last_predicted_finish", "max_progress", "source",
-    ]
-
-    /// A cycle for JSON and CSV: UTC ISO times, numbers as numbers, null where unknown
-    /// (`outcome` is null while the cycle is open).
-    func record(_ cycle: CycleRecord) -> ReportValue.Record {
-        func time(_ date: Date?) -> ReportValue { date.map { .string(TimeText.isoUTC($0)) } ?? .null }
-        let values: [ReportValue] = [
-            .int(Int(cycle.id)),
-            .string(cycle.applianceID),
-            cycle.program.map(ReportValue.string) ?? .null,
-            cycle.program.map { .string(programName($0)) } ?? .null,
-            time(cycle.startedAt),
-            time(cycle.endedAt),
-            cycle.duration.flatMap { NumberText.int($0, .toNearestOrAwayFromZero) }.map(ReportValue.int) ?? .null,
-            cycle.outcome.map { .string($0.rawValue) } ?? .null,
-            .int(cycle.pushes),
-            cycle.energyKWh.map { .number(($0 * 1_000).rounded() / 1_000) } ?? .null,
-            time(cycle.firstPredictedFinish),
-            time(cycle.lastPredictedFinish),
-            cycle.maxProgress.map(ReportValue.int) ?? .null,
-            .string(cycle.source.rawValue),
-        ]
-        return zip(Self.columns, values).map { (key: $0, value: $1) }
-    }
+    /// A cycle for JSON and CSV (`CycleReport`, the history page's CSV too).
+    func record(_ cycle: CycleRecord) -> ReportValue.Record { CycleReport.record(cycle, programName: programName) }
 }

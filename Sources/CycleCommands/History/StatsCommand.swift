@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack stats`: per appliance, program or ISO week, how many cycles ran, how
 /// long they took, how good the first finish-time estimate was, how many calls each
@@ -38,7 +39,7 @@ public struct StatsCommand: Sendable {
         """
 
     enum Grouping: String, CaseIterable, Sendable {
-        case appliance, program, week
+        case appliance, program, week, month
     }
 
     let options: HistoryOptions
@@ -54,7 +55,7 @@ public struct StatsCommand: Sendable {
         programName: @escaping @Sendable (String) -> String = { ProgramName.readable($0) }
     ) throws(CommandError) {
         let parsed: Arguments
-        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: "stats", extra: ["by"], environment: environment)
+        (parsed, options, showHelp) = try HistoryOptions.parse(arguments, command: .stats, extra: ["by"], environment: environment)
         let by = try parsed.choice("by", Grouping.allCases.map(\.rawValue), default: Grouping.appliance.rawValue)
         // `choice` only returns one of the raw values.
         grouping = Grouping(rawValue: by) ?? .appliance
@@ -75,13 +76,17 @@ public struct StatsCommand: Sendable {
             let readKey: CycleFigures.Grouping = switch grouping {
             case .appliance: .appliance
             case .program: .program
-            case .week: .none
+            case .week, .month: .none
             }
             // A calendar's week is the costly part of a key; cycles of one local day share it.
             var weekOfLocalDay: [Int: String] = [:]
             try store.forEachCycleFigures(matching: filter, by: readKey) { cycle in
                 let key: String?
-                if grouping == .week {
+                if grouping == .month {
+                    key = String(TimeText.local(cycle.startedAt, timeZone: timeZone).prefix(7))
+                } else if grouping == .program {
+                    key = Self.programKey(cycle)
+                } else if grouping == .week {
                     let local = cycle.startedAt.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: cycle.startedAt))
                     let day = NumberText.int(local / 86_400, .down) ?? 0
                     if let known = weekOfLocalDay[day] {
@@ -113,15 +118,36 @@ public struct StatsCommand: Sendable {
         }
     }
 
+    /// A program's group: the appliance and the program key (nil: no program), apart by a
+    /// unit separator, so that two appliances' "Cotton" are two rows.
+    static func programKey(_ cycle: CycleFigures) -> String {
+        (cycle.applianceID ?? "") + "\u{1F}" + (cycle.program ?? "\u{1F}")
+    }
+
+    /// The appliance and the program key of a `programKey`.
+    static func programParts(_ key: String?) -> (appliance: String, program: String?) {
+        let parts = (key ?? "").split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let program = parts.count > 1 && parts[1] != "\u{1F}" ? parts[1] : nil
+        return (parts.first ?? "", program)
+    }
+
+    private func money(_ value: Double?, _ currency: String?) -> String {
+        value.map { TimeText.fixed($0, decimals: 2) + (currency.map { " " + $0 } ?? "") } ?? ""
+    }
+
     private func table(_ groups: [(key: String?, statistics: CycleStatistics)]) -> String {
         guard !groups.isEmpty else { return "no cycles match\n" }
-        var table = TextTable([
-            (grouping.rawValue, .left), ("cycles", .right), ("finished", .right), ("median", .right), ("p90", .right),
+        let leading: [(title: String, alignment: TextTable.Alignment)] = grouping == .program ? [("appliance", .left)] : []
+        var table = TextTable(leading + [
+            (title: grouping.rawValue, alignment: .left), ("cycles", .right), ("finished", .right), ("median", .right), ("p90", .right),
             ("estimate error", .right), ("abs error", .right), ("corrected", .right), ("pushes", .right), ("max pushes", .right), ("energy", .right), ("total energy", .right),
+            ("cost", .right), ("total cost", .right),
         ])
         for (key, stats) in groups {
-            let name = grouping == .program ? key.map(programName) ?? "(none)" : key ?? ""
-            table.rows.append([
+            let parts = Self.programParts(key)
+            let name = grouping == .program ? parts.program.map(programName) ?? "(none)" : key ?? ""
+            let leading: [String] = grouping == .program ? [parts.appliance] : []
+            let cells: [String] = [
                 name,
                 String(stats.cycles),
                 String(stats.finished),
@@ -134,7 +160,10 @@ public struct StatsCommand: Sendable {
                 stats.maxPushes.map(String.init) ?? "",
                 stats.medianEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
                 stats.totalEnergy.map { TimeText.fixed($0, decimals: 2) + " kWh" } ?? "",
-            ])
+                money(stats.medianCost, stats.currency),
+                money(stats.totalCost, stats.currency),
+            ]
+            table.rows.append(leading + cells)
         }
         return table.text
     }
@@ -142,10 +171,10 @@ public struct StatsCommand: Sendable {
     /// The JSON keys and CSV columns, in order; the first is named after `--by` (with
     /// the readable name after a program key).
     private var columns: [String] {
-        [grouping.rawValue] + (grouping == .program ? ["program_name"] : []) + [
+        [grouping.rawValue] + (grouping == .program ? ["program_name", "appliance"] : []) + [
             "cycles", "finished", "median_duration_seconds", "p90_duration_seconds",
             "median_estimate_error_seconds", "median_abs_estimate_error_seconds", "median_abs_corrected_error_seconds",
-            "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh",
+            "median_pushes", "max_pushes", "median_energy_kwh", "total_energy_kwh", "median_cost", "total_cost", "currency",
         ]
     }
 
@@ -160,7 +189,11 @@ public struct StatsCommand: Sendable {
         }
         let stats = group.statistics
         var values: [ReportValue] = [group.key.map(ReportValue.string) ?? .null]
-        if grouping == .program { values.append(group.key.map { .string(programName($0)) } ?? .null) }
+        if grouping == .program {
+            let parts = Self.programParts(group.key)
+            values = [parts.program.map(ReportValue.string) ?? .null, parts.program.map { .string(programName($0)) } ?? .null,
+                      .string(parts.appliance)]
+        }
         values += [
             .int(stats.cycles),
             .int(stats.finished),
@@ -173,6 +206,9 @@ public struct StatsCommand: Sendable {
             stats.maxPushes.map(ReportValue.int) ?? .null,
             rounded(stats.medianEnergy, 1_000),
             rounded(stats.totalEnergy, 1_000),
+            rounded(stats.medianCost, 10_000),
+            rounded(stats.totalCost, 10_000),
+            stats.currency.map(ReportValue.string) ?? .null,
         ]
         return zip(columns, values).map { (key: $0, value: $1) }
     }

@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// The WHEN of `--since` and `--until`: an ISO date (`2026-11-02`, local midnight),
 /// an ISO date-time (`2026-11-02T08:02:00Z`, `2026-11-02T09:02+01:00`, or without a

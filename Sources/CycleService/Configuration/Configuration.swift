@@ -28,12 +28,21 @@ public struct Configuration: Sendable {
     public var updates: Runner.Updates = .events
     public var target: [String]?
     public var texts = Texts()
+    /// Quiet hours and the people (`quiet_hours`, `presence_wait_hours`, `people`); the clock
+    /// is set by whoever drives the household (`run`, `replay`, `demo`) from `$TZ`.
+    public var delivery = DeliverySettings()
     public var appliances: [ApplianceConfiguration] = []
     /// The history page (docs/REFERENCE.md, "The history page"): the address it listens
     /// on, its port (0: no page), and the client addresses it answers (empty: all).
     public var httpListen = "127.0.0.1"
     public var httpPort = 8099
     public var httpAllow: [String] = []
+    /// `price`: a fixed price per kWh and its currency, and an HA price entity (a dynamic
+    /// tariff) every appliance follows as its `price` role unless it names its own
+    /// (docs/REFERENCE.md, "Energy and cost").
+    public var pricePerKWh: Double?
+    public var priceCurrency: String?
+    public var priceEntity: String?
 
     public init(source: String) {
         self.source = source
@@ -51,6 +60,8 @@ public struct Configuration: Sendable {
         settings.target = target
         settings.texts = texts
         settings.mobileDeliveries = mobileDeliveries
+        settings.pricePerKWh = pricePerKWh
+        settings.currency = priceCurrency
         return settings
     }
 

@@ -11,14 +11,14 @@ import Glibc
 public enum ConfigurationLoader {
     static let topKeys = [
         "home_assistant", "database", "history", "updates", "poll", "supernotify", "discover", "entities", "target",
-        "texts", "appliances", "http",
+        "texts", "appliances", "http", "quiet_hours", "presence_wait_hours", "people", "price",
     ]
     static let applianceKeys = [
         "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
         "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
         "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
         "lost_after_minutes", "finish_correction", "unload_reminder_minutes", "unload_reminder_repeats",
-        "profile", "power",
+        "profile", "power", "quiet_hours",
     ] + flatEntityKeys + flatPowerKeys
     /// The smart plug thresholds (`power.on_watts`, …), docs/REFERENCE.md.
     static let powerKeys = ["on_watts", "start_seconds", "off_watts", "off_seconds"]
@@ -40,11 +40,13 @@ public enum ConfigurationLoader {
         var keys = Set(topKeys)
         keys.formUnion(["home_assistant.url", "home_assistant.token_file", "home_assistant.ca_file", "history.keep_days",
                         "poll.active_seconds", "poll.idle_seconds", "supernotify.mobile_deliveries",
-                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow"])
+                        "supernotify.daily_push_limit", "http.listen", "http.port", "http.allow",
+                        "price.per_kwh", "price.currency", "price.entity"])
         keys.formUnion(textKeys.map { "texts.\($0)" })
         keys.formUnion(applianceKeys.map { "appliances[].\($0)" })
         keys.formUnion(Role.allCases.map { "appliances[].entities.\($0.rawValue)" })
         keys.formUnion(powerKeys.map { "appliances[].power.\($0)" })
+        keys.formUnion(personKeys.map { "people[].\($0)" })
         return keys
     }
 
@@ -98,7 +100,10 @@ public enum ConfigurationLoader {
             config.tokenFile = try ha.string("token_file")
             config.caFile = try ha.string("ca_file")
             if let caFile = config.caFile, !FileManager.default.fileExists(atPath: caFile) {
-                throw ha.invalid("ca_file", "names \(caFile), which does not exist")
+                // Never repeated when it may be the token, pasted in the wrong key.
+                throw ha.invalid("ca_file", TokenShape.looksLikeToken(caFile)
+                    ? "names no file, and its value looks like a token (not shown here); expected a PEM file of CA certificates"
+                    : "names \(caFile), which does not exist")
             }
         }
         config.database = try top.string("database")
@@ -131,12 +136,14 @@ public enum ConfigurationLoader {
                 throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
             }
         }
+        try readPrice(top, into: &config)
         config.discover = try top.bool("discover") ?? true
         config.entities = try top.bool("entities") ?? true
         config.target = try top.stringList("target")
         if let texts = try top.object("texts", allowed: textKeys) {
             config.texts = try readTexts(texts, over: config.texts)
         }
+        try readDelivery(top, into: &config)
         if let list = top.tree("appliances") {
             guard case .array(let items) = list else { throw top.mismatch("appliances", "a list of appliances", list) }
             for (index, item) in items.enumerated() {
@@ -149,6 +156,17 @@ public enum ConfigurationLoader {
             }
         }
         return config
+    }
+
+    /// `price`: a fixed price per kWh and its currency, and a price entity (docs/REFERENCE.md, "Energy and cost").
+    private static func readPrice(_ top: ObjectReader, into config: inout Configuration) throws(ConfigurationError) {
+        guard let price = try top.object("price", allowed: ["per_kwh", "currency", "entity"]) else { return }
+        config.pricePerKWh = try price.number("per_kwh", in: 0...1_000)
+        config.priceCurrency = try price.string("currency").flatMap { $0.isEmpty ? nil : $0 }
+        config.priceEntity = try price.string("entity").flatMap { $0.isEmpty ? nil : $0 }
+        if let entity = config.priceEntity, !entity.contains(".") {
+            throw price.invalid("entity", "expects an entity id like \"sensor.electricity_price\", found \"\(entity)\"")
+        }
     }
 
     private static func readAppliance(_ object: ObjectReader, config: Configuration) throws(ConfigurationError) -> ApplianceConfiguration {
@@ -201,6 +219,7 @@ public enum ConfigurationLoader {
             settings.profile = known
         }
         settings.power = try readPower(object, over: settings.power)
+        settings.quietHours = try readQuietHours(object, "quiet_hours")
         var entities: [Role: String] = [:]
         var unmapped: Set<Role> = []
         if let map = try object.object("entities", allowed: Role.allCases.map(\.rawValue)) {
@@ -293,7 +312,7 @@ public enum ConfigurationLoader {
         return steps
     }
 
-    private static func readTexts(_ object: ObjectReader, over base: Texts) throws(ConfigurationError) -> Texts {
+    static func readTexts(_ object: ObjectReader, over base: Texts) throws(ConfigurationError) -> Texts {
         var texts = base
         let setters: [String: WritableKeyPath<Texts, String>] = [
             "started": \.started, "started_program": \.startedProgram, "paused": \.paused,

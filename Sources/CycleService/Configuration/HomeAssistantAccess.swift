@@ -57,7 +57,7 @@ public struct HomeAssistantAccess: Sendable, CustomStringConvertible {
     static func unreadable(_ file: String) -> String {
         var isFolder = false
         let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isFolder)
-        if !exists, !file.contains("/"), file.count >= 32 {
+        if !exists, TokenShape.looksLikeToken(file) {
             return "should name a file holding the token, but its value is no file and looks like a token itself (not shown here); "
                 + "put the token in a file and name that file, or set $HA_TOKEN"
         }

@@ -34,6 +34,7 @@ public enum ApplianceDirectory {
                     + (config.discover ? " and discovery found no device for it" : " (discovery is off)")
                     + "; set 'entities.\(role)'")
             }
+            if entities[.price] == nil, !configured.unmapped.contains(.price) { entities[.price] = config.priceEntity }
             tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered",
                                            deviceID: match?.deviceID))
         }
@@ -41,7 +42,9 @@ public enum ApplianceDirectory {
             guard !tracked.contains(where: { $0.id == device.applianceID }) else { continue }
             var settings = config.defaultSettings(id: device.applianceID, name: device.name)
             settings.profile = device.profile
-            tracked.append(TrackedAppliance(settings: settings, entities: device.entities, origin: "discovered", deviceID: device.deviceID))
+            var entities = device.entities
+            if entities[.price] == nil { entities[.price] = config.priceEntity }
+            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: "discovered", deviceID: device.deviceID))
         }
         return tracked
     }

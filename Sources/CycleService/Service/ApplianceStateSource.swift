@@ -52,7 +52,7 @@ public protocol ApplianceEventSource: Sendable {
 /// rest is for sinks that show calls to a person (the demo).
 public struct NotifyRequest: Sendable {
     public var applianceID: String
-    public var kind: String
+    public var kind: CallKind
     public var body: String
 }
 

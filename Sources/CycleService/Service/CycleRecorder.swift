@@ -65,7 +65,8 @@ public final class CycleRecorder {
     /// Records one event's steps in a single transaction and sets the household's open
     /// cycle ids to match. When it throws, nothing was written and `household` is
     /// unchanged: the caller drops the household it computed and sends nothing.
-    /// - Parameter status: `.pending` when the calls will be sent, `.notSent` for replay.
+    /// - Parameter status: `.pending` when the calls will be sent, `.replayed` for replay.
+    ///   A call the planner held back is stored as `.notSent` with its reason either way.
     public func record(_ steps: [Household.Step], into household: inout Household, status: PushStatus) throws -> Recorded {
         var after = household
         let work = steps.filter { step in
@@ -149,16 +150,24 @@ public final class CycleRecorder {
             switch effect {
             case .call(let call):
                 let body = call.bodyJSON()
-                let pushID = try store.recordPush(cycleID: cycleID, applianceID: id, at: call.at, kind: call.kind,
+                // A reminder comes after its cycle ended: it belongs to that cycle.
+                let owner = call.kind == .reminder && cycleID == nil ? try store.lastCycleID(applianceID: id, startedBy: call.at) : cycleID
+                let pushID = try store.recordPush(cycleID: owner, applianceID: id, at: call.at, kind: call.kind,
                                                   reason: call.reason, body: body, status: status)
                 recorded.calls.append(OutgoingCall(pushID: pushID, applianceID: id, kind: call.kind, reason: call.reason,
                                                    at: call.at, body: body))
             case .cycleEnded(let endedAt, let outcome):
                 if let open = cycleID {
-                    try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd)
+                    let settings = household.tracker(id)?.settings
+                    try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd,
+                                         cost: step.ended?.cost(fixedPrice: settings?.pricePerKWh),
+                                         currency: step.ended?.currency ?? settings?.currency)
                     cycleID = nil
                 }
-            case .cycleStarted, .heldBack, .warning:
+            case .heldBack(let kind, let at, let reason):
+                // Stored so the page can say what the planner kept from the phone, and why.
+                _ = try store.recordPush(cycleID: cycleID, applianceID: id, at: at, kind: kind, reason: reason, body: "{}", status: .notSent)
+            case .cycleStarted, .waiting, .warning:
                 break
             }
         }
@@ -170,7 +179,7 @@ extension [TrackerEffect] {
     var firstTime: Date? {
         for effect in self {
             switch effect {
-            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _): return at
+            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _), .waiting(_, let at, _): return at
             case .call(let call): return call.at
             case .warning: continue
             }

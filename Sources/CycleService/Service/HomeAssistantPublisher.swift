@@ -71,6 +71,9 @@ final class HomeAssistantPublisher {
     /// Takes the stored cycles' energy sums (kWh per appliance).
     func rememberEnergy(_ totals: [String: Double]) { energyTotals = totals }
 
+    /// The entity of the day's calls: their count, the limit, what is left.
+    static let pushesTodayEntityID = "sensor.cycletrack_pushes_today"
+
     /// The entity id for an appliance: HA's ids are lowercase letters, digits and `_`.
     static func entityID(for applianceID: String) -> String {
         let cleaned = applianceID.lowercased().map { character -> Character in
@@ -130,9 +133,17 @@ final class HomeAssistantPublisher {
                     data.append(("ended_at", .string(ISOTime.format(at))))
                     data.append(("duration_seconds", Self.seconds(duration)))
                     data.append(("energy_kwh", energy))
+                    let cost = cycle?.cost(fixedPrice: settings?.pricePerKWh).flatMap { NumberText.isPlausible($0) ? $0 : nil }
+                    data.append(("cost", cost.map { JSONValue.double(($0 * 10_000).rounded() / 10_000) } ?? .null))
+                    data.append(("currency", (cycle?.currency ?? settings?.currency).map(JSONValue.string) ?? .null))
                     data.append(("pushes", pushes))
                     data.append(("estimate_error_seconds", Self.seconds(estimateError)))
                     fire("cycletrack_cycle_ended", data)
+                case .waiting(let kind, let at, let reason):
+                    fire("cycletrack_push_waiting", [
+                        ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
+                        ("reason", .string(reason)), ("at", .string(ISOTime.format(at))),
+                    ])
                 case .heldBack(let kind, let at, let reason):
                     fire("cycletrack_push_held_back", [
                         ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
@@ -167,7 +178,7 @@ final class HomeAssistantPublisher {
             (Self.entityID(for: id), stateBody(snapshot(id, household: household)))
         }
         let calls = household.callsCounted(on: now)
-        states.append(("sensor.cycletrack_pushes_today", JSONObject([
+        states.append((Self.pushesTodayEntityID, JSONObject([
             ("state", .int(calls)),
             ("attributes", .object(JSONObject([
                 ("limit", .int(household.dailyLimit)), ("left", .int(max(0, household.dailyLimit - calls))),

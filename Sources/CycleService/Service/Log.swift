@@ -62,6 +62,10 @@ public struct Log: Sendable {
     public func enabled(_ candidate: Level) -> Bool { candidate >= level }
 
     private func emit(_ candidate: Level, _ event: String, _ fields: KeyValuePairs<String, String>) {
+        emit(candidate, event, fields.map { ($0.key, $0.value) })
+    }
+
+    func emit(_ candidate: Level, _ event: String, _ fields: [(key: String, value: String)]) {
         guard candidate >= level else { return }
         var line = "level=\(candidate.name) event=\(event)"
         for (key, value) in fields {

@@ -34,20 +34,13 @@ final class PushSender {
     private let sink: any NotifySink
     private let clock: any ServiceClock
     private let log: Log
-    /// A call planned but not yet tried goes out only while younger than this (a
-    /// clear, and an end waiting for its clear, always).
-    let staleAfterSeconds: Double
-    /// Per appliance, the calls not yet sent, in order.
-    private var queues: [String: [OutgoingCall]] = [:]
-    private var order: [String] = []
-    /// When an appliance's queue may try again (a clear failed, or the store refused a mark).
-    private var retryAt: [String: Date] = [:]
-    private var backoff: [String: Backoff] = [:]
+    /// Per appliance, the calls not yet sent, and what each outcome means.
+    private var queue: DeliveryQueue
     /// Outcomes HA gave that the store could not take yet: written at the next chance.
     private var unrecorded: [(pushID: Int64, status: PushStatus, http: Int?, error: String?, latency: Double?, at: Date)] = []
     private var saidSupernotifyMissing = false
-    /// Set by a 401 from `notify`; the runner clears it when HA answers again.
-    var saidUnauthorized = false
+    /// What each call said of the token (false: HA answered 401), until the runner takes them.
+    private var tokenVerdicts: [Bool] = []
     private var jitter = SystemRandomNumberGenerator()
 
     init(store: HistoryStore, sink: any NotifySink, clock: any ServiceClock, log: Log, staleAfterSeconds: Double = 300) {
@@ -55,35 +48,31 @@ final class PushSender {
         self.sink = sink
         self.clock = clock
         self.log = log
-        self.staleAfterSeconds = staleAfterSeconds
+        queue = DeliveryQueue(staleAfterSeconds: staleAfterSeconds)
+    }
+
+    /// What HA's answers to calls said of the token since the runner last asked, in
+    /// order: false for a 401, true for any other answer.
+    func takeTokenVerdicts() -> [Bool] {
+        defer { tokenVerdicts = [] }
+        return tokenVerdicts
     }
 
     /// Calls waiting, all appliances.
-    var waiting: Int { queues.values.reduce(0) { $0 + $1.count } }
+    var waiting: Int { queue.waiting }
 
     /// The earliest moment a waiting queue may try again; nil when none waits on time.
-    var nextRetry: Date? {
-        order.compactMap { queues[$0]?.isEmpty == false ? retryAt[$0] : nil }.min()
-    }
+    var nextRetry: Date? { queue.nextRetry }
 
     /// Queues recorded calls behind the ones already waiting.
     func enqueue(_ calls: [OutgoingCall]) {
-        for call in calls {
-            if queues[call.applianceID] == nil { order.append(call.applianceID) }
-            queues[call.applianceID, default: []].append(call)
-        }
+        queue.enqueue(calls)
     }
 
     /// Drops the appliance's waiting calls up to push id `through`: the store already
     /// marked them superseded by a new cycle's start.
     func supersede(applianceID: String, through: Int64) {
-        guard let queue = queues[applianceID] else { return }
-        let dropped = queue.filter { $0.pushID <= through }
-        guard !dropped.isEmpty else { return }
-        queues[applianceID] = queue.filter { $0.pushID > through }
-        retryAt[applianceID] = nil
-        backoff[applianceID] = nil
-        for call in dropped {
+        for call in queue.supersede(applianceID: applianceID, through: through) {
             log.info("call_superseded", ["appliance": applianceID, "kind": call.kind.rawValue, "push": String(call.pushID),
                                          "reason": "the appliance's next cycle started before it went out"])
         }
@@ -93,73 +82,61 @@ final class PushSender {
     /// leaving the rest `pending` for the next start, when the task is cancelled.
     nonisolated(nonsending) func sendWaiting() async {
         flushUnrecorded()
-        for applianceID in order {
-            while let call = queues[applianceID]?.first {
+        for applianceID in queue.appliances {
+            while let call = queue.head(of: applianceID, at: clock.now()) {
                 if Task.isCancelled {
                     log.info("call_deferred", ["appliance": applianceID, "kind": call.kind.rawValue,
                                                "reason": "shutting down; kept as pending for the next start"])
                     return
                 }
-                let now = clock.now()
-                if let retry = retryAt[applianceID], retry > now { break }
-                guard await send(call, now: now) else { break }
-                queues[applianceID]?.removeFirst()
+                guard await send(call) else { break }
             }
         }
     }
 
     /// Tries one call; true when it is done with (sent, failed for good, or given up),
     /// false when it must wait at the head of its queue.
-    private nonisolated(nonsending) func send(_ call: OutgoingCall, now: Date) async -> Bool {
+    private nonisolated(nonsending) func send(_ call: OutgoingCall) async -> Bool {
         guard mark(call.pushID, .sending, nil, nil, nil) else {
             // Unrecorded, a call must not go out: if it did and the process died, a
             // restart would find it `pending` and send it again.
-            if call.kind != .clear, now.timeIntervalSince(call.at) > staleAfterSeconds {
-                log.warning("call_abandoned", ["appliance": call.applianceID, "kind": call.kind.rawValue,
-                                               "reason": "the store refused to record it as sending for too long"])
-                return true
-            }
-            retryAt[call.applianceID] = now.addingTimeInterval(nextBackoff(call.applianceID))
-            return false
+            guard queue.markRefused(call, at: clock.now(), jitter: nextJitter()) == .abandon else { return false }
+            log.warning("call_abandoned", ["appliance": call.applianceID, "kind": call.kind.rawValue,
+                                           "reason": "the store refused to record it as sending for too long"])
+            return true
         }
         if log.enabled(.debug) {
             log.debug("call_body", ["json": CallLine.jsonl(at: call.at, kind: call.kind, body: call.body)])
         }
-        let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind.rawValue, body: call.body))
+        let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind, body: call.body))
+        if let status = result.status { tokenVerdicts.append(status != 401) }
         let finished = clock.now()
-        if result.succeeded {
+        let error = result.error?.description ?? "HTTP \(result.status.map(String.init) ?? "-")"
+        switch queue.answered(call, succeeded: result.succeeded, at: finished, jitter: nextJitter()) {
+        case .sent:
             record(call.pushID, .sent, result.status, nil, result.latencyMs, at: finished)
             log.info("call", ["appliance": call.applianceID, "kind": call.kind.rawValue, "reason": call.reason,
                               "status": String(result.status ?? 0),
                               "latency_ms": String(NumberText.int(result.latencyMs) ?? 0)])
-            retryAt[call.applianceID] = nil
-            backoff[call.applianceID] = nil
             return true
-        }
-        let error = result.error?.description ?? "HTTP \(result.status.map(String.init) ?? "-")"
-        explain(result)
-        if call.kind == .clear {
+        case .retry(let wait):
             // At least once: pending again, retried with backoff; the end waits behind it.
+            explain(result)
             record(call.pushID, .pending, result.status, error, result.latencyMs, at: finished)
-            let wait = nextBackoff(call.applianceID)
-            retryAt[call.applianceID] = finished.addingTimeInterval(wait)
             log.warning("call_failed", ["appliance": call.applianceID, "kind": call.kind.rawValue, "error": error,
                                         "action": "will retry in \(NumberText.int(wait) ?? 0) s"])
             return false
+        case .failed:
+            // At most once for alerting calls; a lost quiet update is replaced by the next.
+            explain(result)
+            record(call.pushID, .failed, result.status, error, result.latencyMs, at: finished)
+            log.warning("call_failed", ["appliance": call.applianceID, "kind": call.kind.rawValue, "error": error,
+                                        "action": "not retried"])
+            return true
         }
-        // At most once for alerting calls; a lost quiet update is replaced by the next.
-        record(call.pushID, .failed, result.status, error, result.latencyMs, at: finished)
-        log.warning("call_failed", ["appliance": call.applianceID, "kind": call.kind.rawValue, "error": error,
-                                    "action": "not retried"])
-        return true
     }
 
-    private func nextBackoff(_ applianceID: String) -> Double {
-        var state = backoff[applianceID] ?? Backoff(initial: 5, cap: 300)
-        let wait = state.next(jitter: Double.random(in: 0..<1, using: &jitter))
-        backoff[applianceID] = state
-        return wait
-    }
+    private func nextJitter() -> Double { Double.random(in: 0..<1, using: &jitter) }
 
     private func explain(_ result: ServiceCallOutcome) {
         if result.status == 400, !saidSupernotifyMissing {
@@ -168,9 +145,6 @@ final class PushSender {
                 "status": "400",
                 "meaning": "supernotify.notify is missing or too old, or refused the data: install Supernotify 2.3+ and check HA's log",
             ])
-        } else if result.status == 401, !saidUnauthorized {
-            saidUnauthorized = true
-            log.error("ha_token_refused", ["status": "401", "action": "check the long-lived access token"])
         }
     }
 
@@ -211,26 +185,16 @@ final class PushSender {
 
     // MARK: Restarts
 
-    /// Takes up the calls a previous run left `pending` or `sending`:
-    /// a clear is sent again (at least once), and so is an end waiting behind a clear
-    /// still unaccepted; an alerting call that may have gone out (`sending`) is not (at
-    /// most once); a call never tried goes out while fresh, else it is abandoned.
+    /// Takes up the calls a previous run left `pending` or `sending`, as
+    /// ``DeliveryQueue/recovery(of:at:)`` says.
     func recover(_ unfinished: [PushRecord]) {
-        let now = clock.now()
-        var clearWaiting: Set<String> = []
-        for push in unfinished {
-            let call = OutgoingCall(pushID: push.id, applianceID: push.applianceID, kind: push.kind, reason: "recovered",
-                                    at: push.at, body: push.body)
-            let fresh = push.status == .pending && now.timeIntervalSince(push.at) <= staleAfterSeconds
-            let behindClear = push.status == .pending && push.kind == .end && clearWaiting.contains(push.applianceID)
-            if push.kind == .clear || fresh || behindClear {
-                if push.kind == .clear { clearWaiting.insert(push.applianceID) }
+        for (push, recovery) in zip(unfinished, queue.recovery(of: unfinished, at: clock.now())) {
+            switch recovery {
+            case .resend:
                 log.info("call_recovered", ["appliance": push.applianceID, "kind": push.kind.rawValue, "was": push.status.rawValue])
-                enqueue([call])
-            } else {
-                let why = push.status == .sending
-                    ? "in flight when the service stopped; not sent again (alerting calls go out at most once)"
-                    : "planned but stale when the service restarted"
+                queue.enqueue([OutgoingCall(pushID: push.id, applianceID: push.applianceID, kind: push.kind, reason: "recovered",
+                                            at: push.at, body: push.body)])
+            case .abandon(let why):
                 mark(push.id, .abandoned, nil, why, nil)
                 log.info("call_abandoned", ["appliance": push.applianceID, "kind": push.kind.rawValue, "reason": why])
             }

@@ -24,22 +24,19 @@ extension Runner {
         share([])
     }
 
-    func wakeForCommand() {
-        woken = true
-        sleeper?.cancel()
-    }
+    func wakeForCommand() { wake() }
 
     /// Takes and answers the commands waiting.
     func takeCommands() async {
         guard let link = options.link else { return }
         for pending in link.takeCommands() {
-            pending.finish(await perform(pending.command))
+            pending.finish(await carryOut(pending.command))
         }
         // HA lost or back, events or polling: the service's snapshot follows without an event.
         share([])
     }
 
-    private func perform(_ command: RunnerCommand) async -> CommandOutcome {
+    private func carryOut(_ command: RunnerCommand) async -> CommandOutcome {
         switch command {
         case .changeSettings(let id, let change):
             guard let appliance = appliances[id], household.follows(id) else { return .unknownAppliance }
@@ -58,14 +55,14 @@ extension Runner {
                 return .refused("the history database refused the change: \(error)")
             }
             let settings = Self.learning(appliance.settings, store: store, log: log)
-            guard await drive(.retuned(id, settings, at: clock.now())) else {
+            guard await drive(.retuned(id, settings, at: clock.now())) != .refused else {
                 return .refused("the history database refused the change (stored, in effect after a restart)")
             }
             log.info("settings_changed", ["appliance": id, "overridden": overrides.overridden.sorted().joined(separator: ",")])
         case .endActivity(let id):
             guard household.follows(id) else { return .unknownAppliance }
             guard household.tracker(id)?.hasLiveActivity == true else { return .noActivity }
-            guard await drive(.endActivity(id, at: clock.now())) else {
+            guard await drive(.endActivity(id, at: clock.now())) != .refused else {
                 return .refused("the history database refused the clear; nothing was sent")
             }
             log.info("activity_ended", ["appliance": id, "by": "api"])
@@ -86,8 +83,8 @@ extension Runner {
         for id in order { publisher.deviceIDs[id] = appliances[id]?.deviceID }
         let now = clock.now()
         let service = ServiceSnapshot(
-            version: link.version, instanceID: link.instanceID, homeAssistantConnected: outageSince == nil,
-            updates: subscription != nil ? "events" : "poll", pushesToday: household.callsCounted(on: now),
+            version: link.version, instanceID: link.instanceID, homeAssistantConnected: path.reachable,
+            updates: path.isLive ? "events" : "poll", pushesToday: household.callsCounted(on: now),
             dailyPushLimit: household.dailyLimit, integrationConnected: false)
         let snapshots = household.order.map { publisher.snapshot($0, household: household) }
         link.update(service: service, appliances: snapshots, events: ServiceEvent.of(steps))

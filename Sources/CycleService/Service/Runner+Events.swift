@@ -3,126 +3,168 @@ import CycleHistory
 import FoundationEssentials
 import HomeAssistantAPI
 
-/// Events mode: subscribing to HA's changes, taking them in, and falling back to polling
-/// (docs/CYCLES.md, "Where the state comes from").
+/// Events mode: performing what the ``UpdatePath`` decides (subscribing in the
+/// background, reading, closing), taking in what the subscription delivers, and ending
+/// bursts as the ``EventBurst`` says (docs/CYCLES.md, "Where the state comes from").
 extension Runner {
-    // MARK: Events from Home Assistant
+    /// What reaches the loop from elsewhere: the subscription's outcomes. The loop takes
+    /// them in order at its next turn.
+    enum Arrival: Sendable {
+        case connected(Int, SourceSubscription)
+        case connectFailed(Int, SourceFailure)
+        case lost(Int, String?)
+    }
 
-    /// Subscribes to HA's changes, then reads every state once (a change during the gap
-    /// is never missed). When no subscription can be had but HA answers, polling stands
-    /// in, said once, and events are tried again later. Returns the next poll, if polling.
-    func subscribe() async -> Date? {
-        guard let events else { return nil }
-        nextSubscribe = nil
-        let entities = followedEntities()
-        let opened: SourceSubscription
-        do {
-            opened = try await events.subscribe(entities)
-        } catch {
-            // Is HA there at all? The read says, and stands in for the events meanwhile.
-            let next = await poll()
-            if outageSince == nil {
-                if !saidEventsUnavailable {
-                    saidEventsUnavailable = true
-                    log.warning("events_unavailable", [
-                        "error": error.message,
-                        "action": "polling every \(NumberText.plain(options.activePollSeconds)) s while a cycle runs, "
-                            + "\(NumberText.plain(options.idlePollSeconds)) s otherwise; trying events again every "
-                            + "\(NumberText.plain(options.retryEventsSeconds / 60)) min",
-                    ])
-                }
-                pollingForEvents = true
-                nextSubscribe = clock.now().addingTimeInterval(options.retryEventsSeconds)
-            } else {
-                nextSubscribe = next
+    // MARK: Performing the update path's actions
+
+    func perform(_ actions: [UpdatePath.Action]) async {
+        var pending = actions
+        while !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .connect: connect()
+            case .disconnect: disconnect()
+            case .log(let line): log.write(line)
+            case .read: pending += await readAndTell()
             }
-            return pollingForEvents ? next : nil
         }
-        subscription = opened
-        subscribedEntities = entities
+    }
+
+    /// Reads every followed entity and tells the update path how it went.
+    func readAndTell() async -> [UpdatePath.Action] {
+        if let failure = await readAll() {
+            // The backoff counts from when the failed request ended: a hanging HA
+            // must not be asked again the moment its timeout passes.
+            return path.readFailed(failure, at: clock.now(), jitter: Double.random(in: 0..<1, using: &jitter))
+        }
+        return path.answered(at: clock.now(), cycleRunning: household.openCycles > 0)
+    }
+
+    /// Starts subscribing in the background: the loop goes on, and the outcome arrives.
+    func connect() {
+        guard let events else { return }
         generation += 1
         let number = generation
-        log.info("events_connected", ["entities": String(entities.count),
-                                      "was": pollingForEvents ? "polling" : "starting"])
-        pollingForEvents = false
-        saidEventsUnavailable = false
+        let entities = followedEntities()
+        connectingEntities = entities
+        connector = Task { [weak self] in
+            do throws(SourceFailure) {
+                let opened = try await events.subscribe(entities)
+                if let self { await self.arrive(.connected(number, opened)) } else { opened.close() }
+            } catch {
+                await self?.arrive(.connectFailed(number, error))
+            }
+        }
+    }
+
+    /// Closes the subscription and gives up an attempt under way: what they send later is ignored.
+    func disconnect() {
+        generation += 1
+        connector?.cancel()
+        connector = nil
+        subscription?.close()
+        subscription = nil
+        reader?.cancel()
+        reader = nil
+    }
+
+    func arrive(_ arrival: Arrival) {
+        arrivals.append(arrival)
+        wake()
+    }
+
+    /// Takes in the subscription's outcomes that arrived since the last turn.
+    func takeArrivals() async {
+        while !arrivals.isEmpty {
+            let arrival = arrivals.removeFirst()
+            let now = clock.now()
+            switch arrival {
+            case .connected(let number, let opened):
+                guard number == generation else { opened.close(); continue }
+                connector = nil
+                subscription = opened
+                subscribedEntities = connectingEntities
+                listen(to: opened, number: number)
+                await perform(path.connected(entities: subscribedEntities.count, at: now))
+            case .connectFailed(let number, let failure):
+                guard number == generation else { continue }
+                connector = nil
+                await perform(path.connectFailed(failure, at: now))
+            case .lost(let number, let error):
+                guard number == generation, subscription != nil else { continue }
+                subscription = nil
+                reader = nil
+                await perform(path.lost(error: error, at: now, jitter: Double.random(in: 0..<1, using: &jitter)))
+            }
+        }
+    }
+
+    private func listen(to opened: SourceSubscription, number: Int) {
         reader = Task { [weak self] in
             do {
                 for try await event in opened.events { await self?.deliver(event) }
-                await self?.subscriptionEnded(number, nil)
+                await self?.arrive(.lost(number, nil))
             } catch {
-                await self?.subscriptionEnded(number, "\(error)")
+                await self?.arrive(.lost(number, "\(error)"))
             }
         }
-        // The full read after subscribing: whatever changed before is seen now.
-        if let failedUntil = await readAll() {
-            // HA answered the subscription but not the read: start over after the backoff.
-            subscription?.close()
-            subscription = nil
-            reader?.cancel()
-            nextSubscribe = failedUntil
-        }
-        return nil
     }
 
+    // MARK: Events from Home Assistant
+
+    /// Merges new states into what HA showed last; the burst they belong to ends when HA
+    /// goes quiet (or the appliances they touched are complete).
     func deliver(_ event: SourceEvent) {
-        inbox.append(event)
-        guard inboxSince == nil else { return }
-        // The first of a burst: the loop wakes when the burst has settled.
-        inboxSince = clock.now()
-        woken = true
-        sleeper?.cancel()
-    }
-
-    func subscriptionEnded(_ number: Int, _ error: String?) {
-        guard subscription != nil, number == generation else { return }
-        subscription = nil
-        reader = nil
-        if let error {
-            log.warning("events_lost", ["error": error, "action": "subscribing again"])
-        }
-        nextSubscribe = clock.now()
-        woken = true
-        sleeper?.cancel()
-    }
-
-    /// Applies the events that arrived: merges the states, and hands the appliances whose
-    /// entities changed to the household as one observation each, at this moment.
-    func takeEvents() async {
-        if let since = inboxSince, clock.now() < since.addingTimeInterval(options.eventSettleSeconds) { return }
-        let arrived = inbox
-        inbox = []
-        inboxSince = nil
-        var changed: Set<String> = []
-        for event in arrived {
-            switch event {
-            case .states(let states):
-                for (entity, state) in states {
-                    if known[entity] != state { changed.insert(entity) }
-                    known[entity] = state
-                }
-            case .registryChanged:
-                if rediscover != nil {
-                    let soon = clock.now().addingTimeInterval(options.registryDebounceSeconds)
-                    if nextDiscovery.map({ $0 > soon }) ?? true { nextDiscovery = soon }
-                }
+        switch event {
+        case .states(let states):
+            var any = false
+            for (entity, state) in states where known[entity] != state {
+                deliveredDuringRead?.updateValue(state, forKey: entity)
+                changed.insert(entity)
+                known[entity] = state
+                any = true
             }
+            guard any else { return }
+            burst.arrived(at: clock.now(), completing: completesAppliances(changed))
+            if let due = burst.due, due < sleepingUntil ?? .distantFuture { wake() }
+        case .registryChanged:
+            guard rediscover != nil else { return }
+            let soon = clock.now().addingTimeInterval(options.registryDebounceSeconds)
+            if nextDiscovery.map({ $0 > soon }) ?? true { nextDiscovery = soon }
+            wake()
         }
-        guard subscription != nil else { return }
-        let at = clock.now()
+    }
+
+    /// True when every followed entity of each appliance touched by `entities` is among them.
+    func completesAppliances(_ entities: Set<String>) -> Bool {
+        household.order.allSatisfy { id in
+            guard let followed = appliances[id]?.entities.values, followed.contains(where: entities.contains) else { return true }
+            return followed.allSatisfy(entities.contains)
+        }
+    }
+
+    /// Hands the appliances whose entities changed in the burst that ended to the
+    /// household, as one observation each, at this moment.
+    func takeBurst(at now: Date) async {
+        guard burst.take(at: now) else { return }
+        let arrived = changed
+        changed = []
+        guard path.isLive else { return }
+        if resyncDue || options.delivery.people.contains(where: { arrived.contains($0.entity) }) {
+            guard await drivePeople(known, at: now) else { return }
+        }
         var observations: [(applianceID: String, observation: Observation)] = []
-        for id in order {
+        for id in household.order {
             guard let appliance = appliances[id] else { continue }
-            if resyncDue || appliance.entities.values.contains(where: changed.contains) {
-                observations.append((id, observation(of: appliance, in: known, at: at)))
+            if resyncDue || appliance.entities.values.contains(where: arrived.contains) {
+                observations.append((id, observation(of: appliance, in: known, at: now)))
             }
         }
         guard !observations.isEmpty else { return }
-        log.debug("changed", ["entities": String(changed.count), "appliances": String(observations.count)])
-        resyncDue = !(await drive(.polled(observations)))
+        log.debug("changed", ["entities": String(arrived.count), "appliances": String(observations.count)])
+        resyncDue = await drive(.polled(observations)) == .refused
     }
 
     func followedEntities() -> [String] {
-        Array(Set(order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] })).sorted()
+        Array(Set(household.order.flatMap { appliances[$0].map { Array($0.entities.values) } ?? [] } + personEntities)).sorted()
     }
 }

@@ -6,51 +6,46 @@ import HomeAssistantAPI
 /// Reading every followed entity at once: the poll, and the full read after each
 /// subscription; what HA's answers become for the household.
 extension Runner {
-    // MARK: Polling
-
-    func poll() async -> Date {
-        if let failedUntil = await readAll() { return failedUntil }
-        let running = household.openCycles > 0
-        return clock.now().addingTimeInterval(running ? options.activePollSeconds : options.idlePollSeconds)
-    }
+    // MARK: Reading
 
     /// Reads every followed entity in one request and hands every appliance's
-    /// observation to the household. Nil when HA answered; else when to try again.
-    func readAll() async -> Date? {
+    /// observation to the household. Nil when HA answered; else why not.
+    func readAll() async -> SourceFailure? {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
         if publisher?.posts == true { entities.append(Self.ownEntity) }
         polls += 1
-        let readings: [String: EntityState?]
+        var readings: [String: EntityState?]
+        deliveredDuringRead = [:]
+        defer { deliveredDuringRead = nil }
         do {
             readings = try await source.read(entities)
         } catch {
-            // The backoff counts from when the failed request ended: a hanging HA
-            // must not be asked again the moment its timeout passes.
-            return pollFailed(error, now: clock.now())
+            return error
         }
-        if let since = outageSince {
-            log.info("ha_back", ["after_seconds": String(NumberText.int(clock.now().timeIntervalSince(since)) ?? 0)])
-            outageSince = nil
-            sender.saidUnauthorized = false
-        }
-        pollBackoff.reset()
+        // An event that came while the read was under way is newer than what it saw, or
+        // as new: it stands (a change after it comes as an event of its own).
+        for (entity, state) in deliveredDuringRead ?? [:] { readings.updateValue(state, forKey: entity) }
         if let publisher, publisher.posts, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
         known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
+        guard await drivePeople(readings, at: at) else {
+            resyncDue = true
+            return nil
+        }
         var observations: [(applianceID: String, observation: Observation)] = []
-        for id in order {
+        for id in household.order {
             guard let appliance = appliances[id] else { continue }
             observations.append((id, observation(of: appliance, in: readings, at: at)))
         }
-        resyncDue = !(await drive(.polled(observations)))
+        resyncDue = await drive(.polled(observations), publishing: false) == .refused
         await publisher?.publish(household, at: clock.now())
         return nil
     }
 
     /// The entity cycletrack keeps in HA for the day's calls.
-    static let ownEntity = "sensor.cycletrack_pushes_today"
+    static let ownEntity = HomeAssistantPublisher.pushesTodayEntityID
 
     /// The last ended cycle of each appliance, for its entity's attributes.
     func rememberLastCycles() {
@@ -83,20 +78,5 @@ extension Runner {
             if let unit = reading.unit { units[role] = unit }
         }
         return Observation(at: at, raw: raw, units: units)
-    }
-
-    func pollFailed(_ failure: SourceFailure, now: Date) -> Date {
-        if outageSince == nil {
-            outageSince = now
-            log.warning("ha_unreachable", ["error": failure.message, "action": "retrying with backoff; logged once per outage"])
-        }
-        if failure.isUnauthorized, !sender.saidUnauthorized {
-            sender.saidUnauthorized = true
-            log.error("ha_token_refused", ["error": failure.message,
-                                           "action": "check the long-lived access token; retrying every few minutes"])
-        }
-        var wait = pollBackoff.next(jitter: Double.random(in: 0..<1, using: &jitter))
-        if failure.isUnauthorized { wait = max(wait, 60) }
-        return now.addingTimeInterval(wait)
     }
 }

@@ -49,7 +49,6 @@ extension Runner {
     func adopt(_ found: [TrackedAppliance]) async {
         for appliance in found where appliances[appliance.id] == nil {
             log.info("appliance_discovered", ["appliance": appliance.id, "name": appliance.settings.name])
-            order.append(appliance.id)
             if household.follows(appliance.id) {
                 // An open cycle of an appliance that was not followed: it is back, with its settings.
                 household.follow(Self.learning(appliance.settings, store: store, log: log))
@@ -64,13 +63,10 @@ extension Runner {
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
-        if subscription != nil, followedEntities() != subscribedEntities {
+        let following = subscription != nil ? subscribedEntities : connectingEntities
+        if subscription != nil || connector != nil, followedEntities() != following {
             // New entities to follow: a fresh subscription (and full read) takes them in.
-            subscription?.close()
-            subscription = nil
-            reader?.cancel()
-            reader = nil
-            nextSubscribe = clock.now()
+            await perform(path.entitiesChanged(at: clock.now()))
         }
     }
 }

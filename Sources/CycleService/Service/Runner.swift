@@ -33,10 +33,16 @@ public actor Runner {
         public var updates: Updates = .poll
         /// How soon, after falling back to polling, the runner tries events again.
         public var retryEventsSeconds: Double = 600
-        /// How long the runner gathers events after the first of a burst before it acts:
-        /// HA sets an appliance's entities one by one, and a half-updated appliance is
-        /// not a moment worth a push.
+        /// The longest the runner gathers events after the first of a burst before it
+        /// acts: HA sets an appliance's entities one by one, and a half-updated appliance
+        /// is not a moment worth a push (see `EventBurst`).
         public var eventSettleSeconds: Double = 0.25
+        /// A burst ends sooner when HA has been quiet this long since its last change.
+        public var eventQuietSeconds: Double = 0.02
+        /// A subscription lost sooner than this after it was made counts as a failure:
+        /// subscribing again waits out a backoff starting at `resubscribeBackoffSeconds`.
+        public var healthySubscriptionSeconds: Double = 30
+        public var resubscribeBackoffSeconds: Double = 2
         /// How long the runner waits after a registry change before discovery runs (HA
         /// sends several at once when a device is added).
         public var registryDebounceSeconds: Double = 5
@@ -48,6 +54,8 @@ public actor Runner {
         /// after its `lostAfterMinutes` unless it is followed again.
         /// The local API's link (docs/API.md): snapshots and events out, commands in; nil: no API.
         public var link: ServiceLink?
+        /// Quiet hours and the people whose `person.*` entities the runner follows.
+        public var delivery = DeliverySettings()
         public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
             ApplianceSettings(id: id, name: name ?? id)
         }
@@ -79,12 +87,11 @@ public actor Runner {
     let log: Log
     let rediscover: (@Sendable () async -> [TrackedAppliance]?)?
 
-    /// The appliances polled, with their entities.
+    /// The appliances followed, with their entities; their order is the household's.
     var appliances: [String: TrackedAppliance] = [:]
-    var order: [String] = []
     var household: Household
-    var pollBackoff = Backoff()
-    var outageSince: Date?
+    /// Subscribing, reading and polling, outages and their backoff, as a value.
+    var path: UpdatePath
     /// While the store refuses writes, nothing is decided before this.
     var storeRetryAt: Date?
     var storeBackoff = Backoff(initial: 1, cap: 30)
@@ -97,24 +104,27 @@ public actor Runner {
     /// The live subscription, while there is one.
     var subscription: SourceSubscription?
     var subscribedEntities: [String] = []
-    /// Numbers subscriptions, so that a reader of an old one can't end a newer one.
+    var connectingEntities: [String] = []
+    /// Numbers attempts and subscriptions, so that an old one can't end a newer one.
     var generation = 0
+    /// The attempt to subscribe under way, in the background.
+    var connector: Task<Void, Never>?
     var reader: Task<Void, Never>?
-    /// Events delivered since the loop last looked, and when the first of them came.
-    var inbox: [SourceEvent] = []
-    var inboxSince: Date?
+    /// What arrived for the loop since its last turn.
+    var arrivals: [Arrival] = []
     /// What HA showed last, by entity: the full read at each (re)connect, then events.
     var known: [String: EntityState?] = [:]
-    /// When to try subscribing again; nil while subscribed (or in poll mode).
-    var nextSubscribe: Date?
-    /// Polling stands in for events (they can't be had right now).
-    var pollingForEvents = false
-    var saidEventsUnavailable = false
+    /// What events brought while a full read was under way, to apply over its answer.
+    var deliveredDuringRead: [String: EntityState?]?
+    /// Entities changed by the burst under way, and when it ends.
+    var changed: Set<String> = []
+    var burst: EventBurst
     /// A change events brought could not be recorded: observe everything again once the store writes.
     var resyncDue = false
     var nextDiscovery: Date?
-    /// The loop's sleep, cut short when an event arrives.
+    /// The loop's sleep, cut short when something arrives.
     var sleeper: Task<Void, any Error>?
+    var sleepingUntil: Date?
     var woken = false
 
     /// - Parameters:
@@ -133,7 +143,8 @@ public actor Runner {
         log: Log,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
     ) throws(StoreError) {
-        let store = try HistoryStore(path: databasePath, busyTimeoutMilliseconds: options.storeBusyTimeoutMilliseconds)
+        let store = try HistoryStore(path: databasePath, busyTimeoutMilliseconds: options.storeBusyTimeoutMilliseconds,
+                                     acceptEmptyFile: true)
         self.store = store
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,
@@ -147,11 +158,17 @@ public actor Runner {
         self.clock = clock
         self.log = log
         self.rediscover = rediscover
+        path = UpdatePath(settings: UpdatePath.Settings(
+            updates: self.events == nil ? .poll : .events, activePollSeconds: options.activePollSeconds,
+            idlePollSeconds: options.idlePollSeconds, retryEventsSeconds: options.retryEventsSeconds,
+            healthySeconds: options.healthySubscriptionSeconds,
+            resubscribeBackoff: Backoff(initial: options.resubscribeBackoffSeconds, cap: 120)))
+        burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
         household = Household(dailyLimit: options.dailyPushLimit,
-                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()))
+                              callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
+                              delivery: options.delivery)
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
-            order.append(appliance.id)
             household.follow(Self.learning(appliance.settings, store: store, log: log),
                              restoring: try recorder.saved(appliance.id, log: log),
                              history: try store.finishHistory(applianceID: appliance.id))
@@ -173,7 +190,7 @@ public actor Runner {
 
     /// Runs until the surrounding task is cancelled.
     public func run() async {
-        for id in order {
+        for id in household.order {
             if let cycle = household.tracker(id)?.cycle {
                 log.info("cycle_resumed", ["appliance": id, "started": ISOTime.format(cycle.startedAt)])
             }
@@ -182,72 +199,98 @@ public actor Runner {
         rememberLastCycles()
         await startCommands()
         await followUntrackedOpenCycles()
-        await sender.sendWaiting()
-        var nextPoll: Date? = clock.now()
-        if events != nil {
-            nextPoll = nil
-            nextSubscribe = clock.now()
-        }
+        await sendWaiting()
+        await perform(path.start(at: clock.now()))
         nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
         while !Task.isCancelled {
-            let now = clock.now()
-            if storeRetryAt.map({ $0 <= now }) ?? true {
-                await drive(.tick(now))
-                if let retry = sender.nextRetry, retry <= now { await sender.sendWaiting() }
-                await takeEvents()
-                if let due = nextSubscribe, now >= due {
-                    nextPoll = await subscribe()
-                } else if let due = nextPoll, now >= due {
-                    nextPoll = await poll()
-                }
-                if subscription != nil { nextPoll = nil }
-                await takeCommands()
-            }
-            if let due = nextDiscovery, now >= due, let rediscover {
-                let found = await rediscover()
-                if let found { await adopt(found) }
-                let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
-                nextDiscovery = clock.now().addingTimeInterval(wait)
-            }
+            await turn(at: clock.now())
             var wake = Date.distantFuture
-            let settled = inboxSince.map { $0.addingTimeInterval(options.eventSettleSeconds) }
-            for candidate in [nextPoll, nextSubscribe, household.nextDeadline, sender.nextRetry, nextDiscovery, settled] {
+            for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, nextDiscovery, burst.due] {
                 if let candidate, candidate < wake { wake = candidate }
             }
             if options.link?.hasCommands == true { wake = min(wake, clock.now()) }
             if let retry = storeRetryAt, retry > wake { wake = retry }
+            // Something arrived during the turn: another turn at once.
+            if !arrivals.isEmpty { continue }
             guard await sleep(until: wake) else { break }
         }
-        reader?.cancel()
-        subscription?.close()
+        disconnect()
         options.link?.close()
         log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(sender.waiting)])
     }
 
-    /// Sleeps until `deadline` or until an event arrives; false when the service is to stop.
+    /// One pass of the loop: whatever is due at `now`.
+    func turn(at now: Date) async {
+        if storeRetryAt.map({ $0 <= now }) ?? true {
+            await drive(.tick(now))
+            if let retry = sender.nextRetry, retry <= now { await sendWaiting() }
+            await takeArrivals()
+            await takeBurst(at: clock.now())
+            await perform(path.tick(at: clock.now()))
+            await takeCommands()
+        }
+        if let due = nextDiscovery, now >= due, let rediscover {
+            let found = await rediscover()
+            if let found { await adopt(found) }
+            let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
+            nextDiscovery = clock.now().addingTimeInterval(wait)
+        }
+    }
+
+    /// Sends what waits, and tells the update path what HA said of the token.
+    func sendWaiting() async {
+        await sender.sendWaiting()
+        for accepted in sender.takeTokenVerdicts() {
+            if accepted { path.callAccepted() } else { await perform(path.callRefusedToken(at: clock.now())) }
+        }
+    }
+
+    /// Sleeps until `deadline` or until something arrives; false when the service is to stop.
     func sleep(until deadline: Date) async -> Bool {
         woken = false
         let clock = self.clock
         let task = Task { try await clock.sleep(until: deadline) }
         sleeper = task
+        sleepingUntil = deadline
         let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
         sleeper = nil
+        sleepingUntil = nil
         if case .failure = result, !woken { return false }
         return !Task.isCancelled
     }
 
+    /// Cuts the loop's sleep short.
+    func wake() {
+        woken = true
+        sleeper?.cancel()
+    }
+
     /// The appliances followed now, in order.
-    public func tracked() -> [TrackedAppliance] { order.compactMap { appliances[$0] } }
+    public func tracked() -> [TrackedAppliance] { household.order.compactMap { appliances[$0] } }
 
     // MARK: Events
 
+    /// What became of an event handed to the household.
+    enum Driven: Equatable {
+        /// Nothing to record: the household stayed as it was.
+        case unchanged
+        /// Recorded, kept, sent and (when `publishing`) published.
+        case recorded
+        /// The store refused: nothing changed, and the same event is to be handed again later.
+        case refused
+    }
+
     /// Hands `event` to a copy of the household, records what it decided, and only then
-    /// keeps the copy and sends. False when the store refused (nothing changed).
+    /// keeps the copy, sends, and publishes when `publishing`.
     @discardableResult
-    func drive(_ event: HouseholdEvent) async -> Bool {
+    func drive(_ event: HouseholdEvent, publishing: Bool = true) async -> Driven {
         var next = household
         let steps = next.handle(event)
-        guard !steps.isEmpty else { return true }
+        // Nothing to record: only who is home may have changed, which is kept as it is.
+        guard !steps.isEmpty else {
+            household = next
+            return .unchanged
+        }
         let recorded: CycleRecorder.Recorded
         do {
             recorded = try recorder.record(steps, into: &next, status: .pending)
@@ -258,7 +301,7 @@ public actor Runner {
                 "appliances": Array(Set(steps.map(\.applianceID))).sorted().joined(separator: ","), "error": "\(error)",
                 "action": "nothing decided or sent; the same change is taken up again once the store accepts writes",
             ])
-            return false
+            return .refused
         }
         if storeRetryAt != nil {
             log.info("store_back", [:])
@@ -271,11 +314,11 @@ public actor Runner {
             sender.supersede(applianceID: superseded.applianceID, through: superseded.through)
         }
         sender.enqueue(recorded.calls)
-        await sender.sendWaiting()
+        await sendWaiting()
         publisher?.take(steps, household: household)
-        await publisher?.publish(household, at: clock.now())
+        if publishing { await publisher?.publish(household, at: clock.now()) }
         share(steps)
-        return true
+        return .recorded
     }
 
     func report(_ step: Household.Step) {
@@ -288,6 +331,8 @@ public actor Runner {
                 log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
             case .heldBack(let kind, _, let reason):
                 log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+            case .waiting(let kind, _, let reason):
+                log.info("call_waiting", ["appliance": id, "kind": kind.rawValue, "reason": reason])
             case .warning(let message):
                 // Once per appliance and text: an unknown state would otherwise fill the log every poll.
                 if warned.insert(id + "\u{1F}" + message).inserted {

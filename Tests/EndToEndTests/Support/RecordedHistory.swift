@@ -1,6 +1,7 @@
 import CycleCore
 import CycleHistory
 import Foundation
+import LocalTime
 
 /// A history as `cycletrack run` records it, written through `HistoryStore`: six weeks
 /// of a dishwasher's and a washer's cycles with observations every two minutes, every

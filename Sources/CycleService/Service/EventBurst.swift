@@ -1,0 +1,46 @@
+import FoundationEssentials
+
+/// When a burst of HA's changes has ended, as a value. HA sets an appliance's entities
+/// one by one, each change its own message, in quick succession (the operation state,
+/// then the program, the progress ...); a half-updated appliance is not a moment worth a
+/// push, and waiting longer than the burst only delays it.
+///
+/// A burst ends when HA has been quiet for `quietSeconds` since its last change, at once
+/// when every followed entity of each appliance it touched has arrived, and at the
+/// latest `capSeconds` after its first change (a chatty appliance can't hold the others).
+struct EventBurst: Sendable, Equatable {
+    var quietSeconds: Double
+    var capSeconds: Double
+    private var first: Date?
+    private var last: Date?
+    private var complete = false
+
+    init(quietSeconds: Double = 0.02, capSeconds: Double = 0.25) {
+        self.quietSeconds = quietSeconds
+        self.capSeconds = capSeconds
+    }
+
+    /// A change arrived; `completing`: with it, every followed entity of each appliance
+    /// the burst touched has arrived.
+    mutating func arrived(at now: Date, completing: Bool) {
+        if first == nil { first = now }
+        last = now
+        complete = completing
+    }
+
+    /// When the burst ends, if one is under way.
+    var due: Date? {
+        guard let first, let last else { return nil }
+        if complete { return last }
+        return min(last.addingTimeInterval(quietSeconds), first.addingTimeInterval(capSeconds))
+    }
+
+    /// True when the burst has ended at `now`; it is then taken, and the next change starts another.
+    mutating func take(at now: Date) -> Bool {
+        guard let due, due <= now else { return false }
+        first = nil
+        last = nil
+        complete = false
+        return true
+    }
+}

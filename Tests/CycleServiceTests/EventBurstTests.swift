@@ -1,0 +1,36 @@
+import FoundationEssentials
+import Testing
+@testable import CycleService
+
+/// When a burst of HA's changes ends, as a table: arrivals (seconds, whether they
+/// complete the appliances touched), then when the burst is due.
+@Suite struct EventBurstTests {
+    static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
+
+    @Test(arguments: [
+        // One change: due when HA has been quiet for 20 ms.
+        ([(0.0, false)], 0.020),
+        // Entity by entity, 10 ms apart: due 20 ms after the last.
+        ([(0.0, false), (0.010, false), (0.020, false)], 0.040),
+        // A chatty appliance: never quiet for 20 ms, due 250 ms after the first change.
+        ((0..<30).map { (Double($0) * 0.015, false) }, 0.250),
+        // Every entity of the appliance has arrived: due at once.
+        ([(0.0, false), (0.005, true)], 0.005),
+        // ... unless a change to another appliance came after, leaving it incomplete.
+        ([(0.0, false), (0.005, true), (0.008, false)], 0.028),
+    ] as [([(Double, Bool)], Double)])
+    func aBurstEndsWhenHomeAssistantGoesQuiet(arrivals: [(Double, Bool)], due: Double) {
+        var burst = EventBurst(quietSeconds: 0.02, capSeconds: 0.25)
+        #expect(burst.due == nil)
+        for (seconds, completing) in arrivals { burst.arrived(at: Self.at(seconds), completing: completing) }
+        let expected = Self.at(due)
+        #expect(abs((burst.due ?? .distantPast).timeIntervalSince(expected)) < 1e-6)
+        let early = burst.take(at: expected.addingTimeInterval(-0.001))
+        #expect(!early)
+        let taken = burst.take(at: expected.addingTimeInterval(1e-6))
+        #expect(taken)
+        #expect(burst.due == nil)
+        burst.arrived(at: Self.at(1), completing: false)
+        #expect(abs((burst.due ?? .distantPast).timeIntervalSince(Self.at(1.02))) < 1e-6)
+    }
+}

@@ -1,0 +1,36 @@
+"""Buttons: end an appliance's Live Activity now."""
+
+from __future__ import annotations
+
+from homeassistant.components.button import ButtonEntity
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
+
+from .coordinator import CycletrackConfigEntry, CycletrackCoordinator
+from .entity import CycletrackApplianceEntity, async_add_appliance_entities
+from .settings import async_end_activity
+
+PARALLEL_UPDATES = 1
+
+
+async def async_setup_entry(
+    hass: HomeAssistant,
+    entry: CycletrackConfigEntry,
+    async_add_entities: AddConfigEntryEntitiesCallback,
+) -> None:
+    """Add each appliance's end-activity button."""
+    async_add_appliance_entities(
+        entry, async_add_entities, lambda c, appliance_id: [EndActivityButton(c, appliance_id)]
+    )
+
+
+class EndActivityButton(CycletrackApplianceEntity, ButtonEntity):
+    """Ends the Live Activity now: the service sends one clear and records it."""
+
+    def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str) -> None:
+        """The `end_activity` button of an appliance."""
+        super().__init__(coordinator, appliance_id, "end_activity")
+
+    async def async_press(self) -> None:
+        """POST end_activity."""
+        await async_end_activity(self.coordinator, self.appliance_id)

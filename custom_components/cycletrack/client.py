@@ -1,0 +1,154 @@
+"""The client of cycletrack's local API v1 (docs/API.md): requests and the event stream."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+import json
+from typing import Any
+
+import aiohttp
+from yarl import URL
+
+from .const import REQUEST_TIMEOUT_SECONDS, STREAM_IDLE_TIMEOUT_SECONDS
+from .models import Appliance, ModelError, ServiceInfo
+
+
+class CycletrackError(Exception):
+    """Any failure talking to the service."""
+
+
+class CannotConnect(CycletrackError):
+    """The service can't be reached, or broke off."""
+
+
+class InvalidAuth(CycletrackError):
+    """The service refused the API key (401)."""
+
+
+class ApiError(CycletrackError):
+    """The service answered with an error body (`{"error", "message"}`)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        """Keep the status and the service's own code and message."""
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEvent:
+    """One Server-Sent Event: its `event:` type and its decoded `data:`."""
+
+    type: str
+    data: Any
+
+
+class CycletrackClient:
+    """Talks to one cycletrack service over HTTP with its bearer key."""
+
+    def __init__(self, session: aiohttp.ClientSession, url: str, api_key: str) -> None:
+        """Use Home Assistant's shared session; `url` is the service's base URL."""
+        self._session = session
+        self._base = URL(url.rstrip("/") + "/")
+        self._headers = {"Authorization": f"Bearer {api_key}"}
+        self._timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_SECONDS)
+
+    @property
+    def base_url(self) -> str:
+        """The service's base URL (no key in it)."""
+        return str(self._base)
+
+    async def async_get_service(self) -> ServiceInfo:
+        """GET /api/v1/service."""
+        body = await self._request("GET", "api/v1/service")
+        return self._read(lambda: ServiceInfo.from_dict(body), "api/v1/service")
+
+    async def async_get_appliances(self) -> list[Appliance]:
+        """GET /api/v1/appliances."""
+        body = await self._request("GET", "api/v1/appliances")
+        return self._read(lambda: [Appliance.from_dict(item) for item in body["appliances"]], "api/v1/appliances")
+
+    async def async_update_settings(self, appliance_id: str, changes: dict[str, Any]) -> Appliance:
+        """PATCH /api/v1/appliances/{id}/settings; the appliance with its new settings."""
+        path = f"api/v1/appliances/{appliance_id}/settings"
+        body = await self._request("PATCH", path, changes)
+        return self._read(lambda: Appliance.from_dict(body), path)
+
+    def _read[T](self, parse: Callable[[], T], path: str) -> T:
+        """A body in the contract's shape, else a CycletrackError naming the URL and what is wrong."""
+        try:
+            return parse()
+        except (ModelError, KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CycletrackError(f"{self.base_url}{path}: not the API's answer: {err}") from err
+
+    async def async_end_activity(self, appliance_id: str) -> None:
+        """POST /api/v1/appliances/{id}/end_activity (409 `no_activity`: nothing running)."""
+        await self._request("POST", f"api/v1/appliances/{appliance_id}/end_activity", {})
+
+    async def async_events(self) -> AsyncIterator[StreamEvent]:
+        """Follow GET /api/v1/events; ends (CannotConnect) when the stream breaks off."""
+        timeout = aiohttp.ClientTimeout(
+            total=None, connect=REQUEST_TIMEOUT_SECONDS, sock_read=STREAM_IDLE_TIMEOUT_SECONDS
+        )
+        headers = {**self._headers, "Accept": "text/event-stream"}
+        try:
+            async with self._session.get(
+                self._base.join(URL("api/v1/events")), headers=headers, timeout=timeout
+            ) as response:
+                await _raise_for_status(response)
+                async for event in _read_events(response.content):
+                    yield event
+        except (aiohttp.ClientError, TimeoutError) as err:
+            raise CannotConnect(f"event stream from {self.base_url}: {err!r}") from err
+        raise CannotConnect(f"event stream from {self.base_url} ended")
+
+    async def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        try:
+            async with self._session.request(
+                method, self._base.join(URL(path)), headers=self._headers, json=body, timeout=self._timeout
+            ) as response:
+                await _raise_for_status(response)
+                return await response.json(content_type=None)
+        except (aiohttp.ClientError, TimeoutError) as err:
+            raise CannotConnect(f"{method} {self.base_url}{path}: {err!r}") from err
+        except ValueError as err:
+            raise CycletrackError(f"{method} {self.base_url}{path}: {err}") from err
+
+
+async def _raise_for_status(response: aiohttp.ClientResponse) -> None:
+    if response.status < 400:
+        return
+    try:
+        body = await response.json(content_type=None)
+        code, message = str(body.get("error", "")), str(body.get("message", ""))
+    except (ValueError, AttributeError, aiohttp.ClientError):
+        code, message = "", ""
+    if response.status == 401:
+        raise InvalidAuth(f"{response.url.with_query(None)}: the service refused the API key")
+    raise ApiError(response.status, code or response.reason or "error", message)
+
+
+async def _read_events(content: aiohttp.StreamReader) -> AsyncIterator[StreamEvent]:
+    """Parse text/event-stream: `event:` and `data:` lines, a blank line ends an event."""
+    event_type, data_lines = "message", list[str]()
+    async for raw in content:
+        line = raw.decode("utf-8").rstrip("\r\n")
+        if not line:
+            if data_lines:
+                data = "\n".join(data_lines)
+                try:
+                    yield StreamEvent(event_type, json.loads(data))
+                except ValueError as err:
+                    raise CycletrackError(f"event '{event_type}': data is not JSON: {data[:80]!r}") from err
+            event_type, data_lines = "message", []
+        elif line.startswith(":"):
+            continue
+        else:
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "event":
+                event_type = value
+            elif name == "data":
+                data_lines.append(value)

@@ -1,0 +1,242 @@
+"""A stand-in of cycletrack's local API v1 (docs/API.md), served over loopback.
+
+It answers exactly what the contract says and nothing else, so the integration's
+tests can run before (and beside) the real service. Tests drive it through its
+methods; the real service is driven through a Home Assistant stand-in instead
+(see service_under_test.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import secrets
+from typing import Any
+import uuid
+
+from aiohttp import web
+
+SETTING_KEYS = {
+    "progress_steps",
+    "notify_start",
+    "notify_progress",
+    "notify_end",
+    "live_activity",
+    "unload_reminder_minutes",
+}
+BOOL_KEYS = {"notify_start", "notify_progress", "notify_end", "live_activity"}
+
+
+def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -> dict[str, Any]:
+    """An idle appliance with the service's default settings."""
+    return {
+        "id": appliance_id,
+        "name": name,
+        "profile": "home_connect",
+        "device_id": device_id,
+        "state": "idle",
+        "running": False,
+        "program": None,
+        "progress": None,
+        "finish": None,
+        "started_at": None,
+        "pushes_this_cycle": 0,
+        "last_cycle": None,
+        "energy_total_kwh": 0.0,
+        "settings": {
+            "progress_steps": {"step": 10, "fine_from": 90, "fine_step": 2},
+            "notify_start": True,
+            "notify_progress": False,
+            "notify_end": True,
+            "live_activity": True,
+            "unload_reminder_minutes": 30,
+        },
+    }
+
+
+def error(status: int, code: str, message: str) -> web.Response:
+    """The contract's error body."""
+    return web.json_response({"error": code, "message": message}, status=status)
+
+
+def settings_error(body: Any) -> str | None:
+    """What is wrong with a PATCH body, naming the key; None when it is good."""
+    if not isinstance(body, dict):
+        return "body: expected a JSON object"
+    for key, value in body.items():
+        if key == "reset":
+            continue
+        if key not in SETTING_KEYS:
+            return f"{key}: not a setting"
+        if key in BOOL_KEYS and not isinstance(value, bool):
+            return f"{key}: expected true or false, got {json.dumps(value)}"
+        if key == "unload_reminder_minutes" and value is not None and not (
+            isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1440
+        ):
+            return f"unload_reminder_minutes: expected 0-1440 or null, got {json.dumps(value)}"
+        if key == "progress_steps" and not _steps_ok(value):
+            return f"progress_steps: expected {{step, fine_from, fine_step}} or {{at: [...]}}, got {json.dumps(value)}"
+    return None
+
+
+def _steps_ok(value: Any) -> bool:
+    def percent(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100
+
+    if not isinstance(value, dict):
+        return False
+    if set(value) == {"at"}:
+        return isinstance(value["at"], list) and all(percent(v) for v in value["at"])
+    return set(value) == {"step", "fine_from", "fine_step"} and all(percent(v) for v in value.values())
+
+
+class ContractServer:
+    """The API's state, its HTTP server and its open event streams."""
+
+    def __init__(self, appliances: list[dict[str, Any]], daily_push_limit: int = 400) -> None:
+        """A service with these appliances, a fresh key and instance id."""
+        self.api_key = secrets.token_hex(32)
+        self.instance_id = str(uuid.uuid4())
+        self.service: dict[str, Any] = {
+            "version": "0.0.0",
+            "instance_id": self.instance_id,
+            "home_assistant": {"connected": True, "updates": "events"},
+            "pushes_today": 0,
+            "daily_push_limit": daily_push_limit,
+            "pushes_left_today": daily_push_limit,
+            "integration_connected": False,
+        }
+        self.appliances = {a["id"]: a for a in appliances}
+        self.defaults = {a["id"]: copy.deepcopy(a["settings"]) for a in appliances}
+        self.requests: list[tuple[str, str, Any]] = []
+        self.ended_activities: list[str] = []
+        self.refused = 0
+        self._streams: set[asyncio.Queue[tuple[str, Any] | None]] = set()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        """The base URL on loopback."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def open_streams(self) -> int:
+        """How many event streams are open."""
+        return len(self._streams)
+
+    async def start(self) -> None:
+        """Serve on 127.0.0.1 (the same port again after a stop)."""
+        app = web.Application(middlewares=[self._auth])
+        app.router.add_get("/api/v1/service", self._service)
+        app.router.add_get("/api/v1/appliances", self._appliances)
+        app.router.add_get("/api/v1/appliances/{id}", self._appliance)
+        app.router.add_patch("/api/v1/appliances/{id}/settings", self._settings)
+        app.router.add_post("/api/v1/appliances/{id}/end_activity", self._end_activity)
+        app.router.add_get("/api/v1/events", self._events)
+        app.router.add_get("/{path:.*}", self._page)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port, reuse_address=True)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Stop serving: every stream breaks off, as when the service stops."""
+        for queue in list(self._streams):
+            queue.put_nowait(None)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # Driving it, as the service's own events would.
+
+    def publish(self, event_type: str, data: Any) -> None:
+        """Send one event to every open stream."""
+        for queue in self._streams:
+            queue.put_nowait((event_type, data))
+
+    def update_appliance(self, appliance_id: str, **changes: Any) -> None:
+        """Change an appliance and push it."""
+        self.appliances[appliance_id].update(changes)
+        self.publish("appliance", self.appliances[appliance_id])
+
+    def update_service(self, **changes: Any) -> None:
+        """Change the service and push it."""
+        self.service.update(changes)
+        self.publish("service", self.service)
+
+    # The routes.
+
+    @web.middleware
+    async def _auth(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path.startswith("/api/"):
+            given = request.headers.get("Authorization", "")
+            if not secrets.compare_digest(given.encode(), f"Bearer {self.api_key}".encode()):
+                self.refused += 1
+                return error(401, "unauthorized", f"{request.path}: missing or wrong API key")
+        body = await request.json() if request.can_read_body else None
+        self.requests.append((request.method, request.path, body))
+        return await handler(request)
+
+    async def _service(self, request: web.Request) -> web.Response:
+        return web.json_response(self.service)
+
+    async def _appliances(self, request: web.Request) -> web.Response:
+        return web.json_response({"appliances": list(self.appliances.values())})
+
+    def _find(self, request: web.Request) -> dict[str, Any] | None:
+        return self.appliances.get(request.match_info["id"])
+
+    async def _appliance(self, request: web.Request) -> web.Response:
+        if (appliance := self._find(request)) is None:
+            return error(404, "not_found", f"no appliance '{request.match_info['id']}'")
+        return web.json_response(appliance)
+
+    async def _settings(self, request: web.Request) -> web.Response:
+        if (appliance := self._find(request)) is None:
+            return error(404, "not_found", f"no appliance '{request.match_info['id']}'")
+        body = self.requests[-1][2]
+        if (problem := settings_error(body)) is not None:
+            return error(400, "bad_request", problem)
+        if body.get("reset"):
+            appliance["settings"] = copy.deepcopy(self.defaults[appliance["id"]])
+        appliance["settings"].update({k: v for k, v in body.items() if k != "reset"})
+        self.publish("appliance", appliance)
+        return web.json_response(appliance)
+
+    async def _end_activity(self, request: web.Request) -> web.Response:
+        if (appliance := self._find(request)) is None:
+            return error(404, "not_found", f"no appliance '{request.match_info['id']}'")
+        if not appliance["running"]:
+            return error(409, "no_activity", f"appliance '{appliance['id']}' has no running cycle")
+        self.ended_activities.append(appliance["id"])
+        return web.json_response({"accepted": True}, status=202)
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
+        await response.prepare(request)
+        queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
+        queue.put_nowait(("snapshot", {"service": self.service, "appliances": list(self.appliances.values())}))
+        self._streams.add(queue)
+        self.service["integration_connected"] = True
+        try:
+            while (item := await queue.get()) is not None:
+                event_type, data = item
+                await response.write(f"event: {event_type}\ndata: {json.dumps(data)}\n\n".encode())
+        except ConnectionResetError:
+            pass
+        finally:
+            self._streams.discard(queue)
+        return response
+
+    async def _page(self, request: web.Request) -> web.Response:
+        # The history page: links relative, under the prefix named in X-Ingress-Path.
+        prefix = request.headers.get("X-Ingress-Path")
+        base = f'<base href="{prefix}/">' if prefix else ""
+        return web.Response(
+            text=f"<!doctype html><html><head>{base}</head><body><h1>Cycles</h1>"
+            f"<p>path=/{request.match_info['path']}</p></body></html>",
+            content_type="text/html",
+        )

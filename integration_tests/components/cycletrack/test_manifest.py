@@ -1,0 +1,57 @@
+"""The integration ships as the service's twin: the same version, HACS-installable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+import re
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_version_is_the_services() -> None:
+    """manifest.json's version is cycletrack's (the add-on's config.yaml and Version.swift)."""
+    manifest = json.loads((REPO / "custom_components/cycletrack/manifest.json").read_text())
+    addon = re.search(r'^version:\s*"([^"]+)"', (REPO / "cycletrack/config.yaml").read_text(), re.M)
+    swift = re.search(r'current = "([^"]+)"', (REPO / "Sources/CycleCommands/Version.swift").read_text())
+    assert addon is not None and swift is not None
+    assert manifest["version"] == addon.group(1) == swift.group(1)
+
+
+def test_manifest_and_hacs() -> None:
+    """A config-flow, local-push integration with no requirements; HACS finds it."""
+    manifest = json.loads((REPO / "custom_components/cycletrack/manifest.json").read_text())
+    assert manifest["domain"] == "cycletrack"
+    assert manifest["config_flow"] is True
+    assert manifest["iot_class"] == "local_push"
+    assert manifest["requirements"] == []
+    hacs = json.loads((REPO / "hacs.json").read_text())
+    assert hacs["name"] == "cycletrack"
+
+
+def test_translations_are_strings() -> None:
+    """translations/en.json carries every key of strings.json."""
+    base = REPO / "custom_components/cycletrack"
+
+    def keys(node: object, prefix: str = "") -> set[str]:
+        if isinstance(node, dict):
+            return {k for key, value in node.items() for k in keys(value, f"{prefix}.{key}")}
+        return {prefix}
+
+    strings = json.loads((base / "strings.json").read_text())
+    english = json.loads((base / "translations/en.json").read_text())
+    assert keys(strings) == keys(english)
+
+
+def test_strict_typing() -> None:
+    """mypy --strict finds nothing in the integration (the quality scale's strict-typing)."""
+    try:
+        from mypy import api  # noqa: PLC0415
+    except ImportError:
+        pytest.skip("mypy is not installed in this venv (pip install mypy to run the strict-typing check)")
+    out, err, status = api.run(
+        ["--strict", "--follow-imports=silent", "--no-incremental", str(REPO / "custom_components/cycletrack")]
+    )
+    assert status == 0, out + err

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The Home Assistant integration's tests (custom_components/cycletrack, integration_tests/components/cycletrack):
+# pytest-homeassistant-custom-component inside Home Assistant 2026.11.0's venv (Python 3.14, in the
+# Debian forky root scripts/ha/forky-root.sh builds and caches). Ends with pytest's summary line.
+#
+#   scripts/test-integration.sh [PYTEST ARGS...]     (paths relative to integration_tests/)
+#
+# CYCLETRACK_BIN=/path/to/cycletrack runs every service test against the real binary as well as
+# against the contract stand-in (else those cases skip, saying so). The binary is built on this
+# machine: its Swift runtime directory and its own directory are made visible inside the root,
+# which needs libcurl, libmicrohttpd and libsqlite3 (forky's, same sonames).
+# CYCLETRACK_HA_PYTHON=/path/to/python skips the root and uses that interpreter (it must have
+# homeassistant==2026.11.0 and pytest-homeassistant-custom-component).
+#
+# The venv: Home Assistant 2026.11.0 as the root's hass venv has it (copied, so the same
+# closure), plus pytest-homeassistant-custom-component 0.13.375 without its dependencies (no
+# release pins 2026.11.0; integration_tests/conftest.py bridges the one name that moved) and its test
+# tools at that release's pins. Built once into the root (/opt/cycletrack-integration-pytest),
+# again when these inputs change.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+repo="$PWD"
+
+# From the tests' own folder, so pytest.ini's testpaths apply and the plugin-loading
+# conftest.py is a top-level one.
+args=(-m pytest -c "$repo/integration_tests/pytest.ini" --rootdir "$repo/integration_tests" -p no:cacheprovider -p no:homeassistant -p no:respx "$@")
+
+if [[ -n "${CYCLETRACK_HA_PYTHON:-}" ]]; then
+  (cd integration_tests && "$CYCLETRACK_HA_PYTHON" "${args[@]}")
+  status=$?
+else
+  if [[ ! -x scripts/ha/forky-root.sh ]]; then
+    echo "test-integration: FAILED: scripts/ha/forky-root.sh is missing (it builds Home Assistant 2026.11's root)" >&2
+    exit 1
+  fi
+  venv=/opt/cycletrack-integration-pytest
+  inputs="homeassistant==2026.11.0 phcc==0.13.375 tools=1"
+  if ! scripts/ha/forky-root.sh run -- /bin/sh -c "[ \"\$(cat $venv/.inputs 2>/dev/null)\" = '$inputs' ]"; then
+    echo "test-integration: building $venv in the root (once)" >&2
+    scripts/ha/forky-root.sh run -- /bin/sh -c "set -e
+      rm -rf $venv; cp -a \"\$(dirname \"\$(dirname \"\$(command -v python)\")\")\" $venv
+      $venv/bin/python -m pip install -q --no-deps pytest-homeassistant-custom-component==0.13.375
+      $venv/bin/python -m pip install -q pytest==9.0.3 pytest-asyncio==1.4.0 pytest-aiohttp==1.1.1 \\
+        pytest-socket==0.8.1 pytest-timeout==2.4.0 pytest-unordered==0.8.0 pytest-xdist==3.8.0 \\
+        pytest-cov==7.1.0 coverage==7.16.2 pytest-freezer==0.4.9 freezegun==1.5.5 syrupy==6.1.1 \\
+        requests-mock==1.12.1 respx==0.23.1 mock-open==1.4.0 license-expression==30.4.4
+      echo '$inputs' > $venv/.inputs" >&2 || { echo "test-integration: FAILED: could not build $venv" >&2; exit 1; }
+  fi
+  binds=()
+  if [[ -n "${CYCLETRACK_BIN:-}" ]]; then
+    bin="$(readlink -f "$CYCLETRACK_BIN")"
+    [[ -x "$bin" ]] || { echo "test-integration: FAILED: CYCLETRACK_BIN=$CYCLETRACK_BIN is not an executable" >&2; exit 1; }
+    export CYCLETRACK_BIN="$bin"
+    binds+=(--bind "$(dirname "$bin")")
+    swift_lib="$(ldd "$bin" | awk '/libswiftCore.so/ {print $3}')"
+    [[ -n "$swift_lib" ]] && binds+=(--bind "$(dirname "$swift_lib")")
+  fi
+  starts() { scripts/ha/forky-root.sh run "${binds[@]}" -- "$CYCLETRACK_BIN" --version >/dev/null 2>&1; }
+  if [[ -n "${CYCLETRACK_BIN:-}" ]] && ! starts; then
+    echo "test-integration: installing the service's libraries into the root (once)" >&2
+    scripts/ha/forky-root.sh run -- /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq libcurl4t64 libmicrohttpd12t64 libsqlite3-0" >/dev/null 2>&1 || true
+  fi
+  if [[ -n "${CYCLETRACK_BIN:-}" ]] && ! starts; then
+    echo "test-integration: FAILED: $CYCLETRACK_BIN does not start inside the root (it needs forky's libcurl4t64, libmicrohttpd12t64 and libsqlite3-0 there)" >&2
+    exit 1
+  fi
+  (cd integration_tests && ../scripts/ha/forky-root.sh run "${binds[@]}" -- "$venv/bin/python" "${args[@]}")
+  status=$?
+fi
+
+case $status in
+  0) ;;
+  5) echo "test-integration: FAILED: pytest collected no test" >&2; status=1 ;;
+  *) echo "test-integration: FAILED: pytest exited $status" >&2 ;;
+esac
+exit $status
