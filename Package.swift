@@ -46,7 +46,7 @@ let package = Package(
         // The history in SQLite: connection, migrator, records, queries.
         .target(
             name: "CycleHistory",
-            dependencies: ["CycleCore", "CSQLite", "Migrations"]
+            dependencies: ["CycleCore", "LocalTime", "CSQLite", "Migrations"]
         ),
         // Local time for tables and the page: the C library's zone (tzset, localtime_r)
         // behind one lock, and how times and durations are written.
@@ -107,7 +107,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryWebTests",
-            dependencies: ["CycleHistory", "CycleService", "HistoryWeb", "HomeAssistantAPI", "TestSupport"]
+            // CycleCommands for ServeCommand (HistoryServerLimitsTests: serve checks its settings).
+            dependencies: ["CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "HomeAssistantAPI", "TestSupport"]
         ),
         .testTarget(
             name: "CycleCommandsTests",

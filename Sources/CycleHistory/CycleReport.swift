@@ -1,4 +1,5 @@
 import CycleCore
+import LocalTime
 import FoundationEssentials
 
 /// A cycle as `query --format json|csv` and the history page's `cycles.csv` give it.

@@ -1,6 +1,7 @@
 import CycleCore
 import Foundation
 import Testing
+import TestSupport
 @testable import CycleHistory
 @testable import CycleService
 @testable import CycleCommands

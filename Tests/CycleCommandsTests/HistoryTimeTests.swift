@@ -1,4 +1,5 @@
 @testable import CycleCommands
+import CycleHistory
 import FoundationEssentials
 import LocalTime
 import TestSupport

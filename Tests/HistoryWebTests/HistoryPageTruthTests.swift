@@ -1,6 +1,8 @@
 import CycleCore
 import Foundation
 import Testing
+import LocalTime
+import TestSupport
 @testable import CycleHistory
 @testable import HistoryWeb
 @testable import CycleService
@@ -155,7 +157,7 @@ struct HistoryPageTruthTests {
         try store.closeCycle(id: 3, endedAt: t(2 * 86_400 + 3_600), outcome: .finished, energyEnd: nil)
         #expect(!page("/").body.contains("http-equiv=\"refresh\""), "no refresh when nothing runs")
         let bogus = HistorySite(databasePath: fixture.path,
-                                timeZone: LocalTimeZone.resolve(environment: ["TZ": "Bogus/Zone"], zoneinfo: "/usr/share/zoneinfo"))
+                                timeZone: LocalTimeZone.resolve(environment: ["TZ": "Bogus/Zone"]))
         #expect(page("/", site: bogus).body.contains("TZ=Bogus/Zone names no time zone"))
     }
 

@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack check`: is everything in place to run? Prints one row per item and the
 /// appliances it would track; exit 0 only when all is well (69 when HA can't be reached).

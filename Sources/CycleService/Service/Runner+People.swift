@@ -17,6 +17,6 @@ extension Runner {
             // A person HA doesn't know (or hasn't read yet) counts as away.
             states[entity] = readings[entity].flatMap { $0?.state } ?? "unknown"
         }
-        return await drive(.people(states, at: at))
+        return await drive(.people(states, at: at)) != .refused
     }
 }
