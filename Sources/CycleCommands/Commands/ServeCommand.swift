@@ -90,9 +90,10 @@ struct ServeCommand {
     static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log,
                           api: ServiceAPI? = nil) throws(HistoryServerError) -> HistoryServer {
         let site = HistorySite(databasePath: database, timeZone: timeZone)
-        var settings = settings
+        var opened = settings
         // HA reaches the API from its own address, not the ingress proxy's: the key guards it.
-        if api != nil { settings.openPrefixes = ["/api/"] }
+        if api != nil { opened.openPrefixes = ["/api/"] }
+        let settings = opened
         let respond: @Sendable (HistoryRequest) -> HistoryResponse = { request in
             if let api, ServiceAPI.handles(request.path) { return api.respond(to: request) }
             return site.respond(to: request)

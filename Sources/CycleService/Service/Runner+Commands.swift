@@ -17,7 +17,7 @@ extension Runner {
             log.error("store_read_failed", ["error": "\(error)", "effect": "energy totals start at 0"])
         }
         let overridden = (try? store.settingsOverrides()) ?? [:]
-        for id in order where overridden[id] != nil && household.tracker(id)?.cycle != nil {
+        for id in household.order where overridden[id] != nil && household.tracker(id)?.cycle != nil {
             if let settings = household.tracker(id)?.settings { await drive(.retuned(id, settings, at: clock.now())) }
         }
         link.setWaker { [weak self] in Task { await self?.wakeForCommand() } }
@@ -80,7 +80,7 @@ extension Runner {
     /// Leaves the snapshots and the events of `steps` for the API.
     func share(_ steps: [Household.Step]) {
         guard let link = options.link, let publisher else { return }
-        for id in order { publisher.deviceIDs[id] = appliances[id]?.deviceID }
+        for id in household.order { publisher.deviceIDs[id] = appliances[id]?.deviceID }
         let now = clock.now()
         let service = ServiceSnapshot(
             version: link.version, instanceID: link.instanceID, homeAssistantConnected: path.reachable,

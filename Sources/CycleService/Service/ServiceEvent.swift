@@ -27,7 +27,8 @@ public enum ServiceEvent: Sendable, Equatable {
                 case .call(let call):
                     events.append(.pushSent(appliance: id, kind: call.kind, at: call.at))
                     if call.kind == .reminder { events.append(.reminder(appliance: id, at: call.at)) }
-                case .heldBack(let kind, let at, let reason):
+                case .heldBack(let kind, let at, let reason), .waiting(let kind, let at, let reason):
+                    // A notice waiting out quiet hours or for someone home is held back for now.
                     events.append(.pushHeldBack(appliance: id, kind: kind, reason: reason, at: at))
                 case .warning:
                     break
