@@ -57,7 +57,7 @@ import TestSupport
     }
 
     @Test func theAddOnDeclaresTheDiscovery() throws {
-        let config = try String(contentsOfFile: #filePath.replacing("Tests/CycleTrackTests/SupervisorDiscoveryTests.swift", with: "cycletrack/config.yaml"),
+        let config = try String(contentsOfFile: #filePath.replacing("Tests/ServiceAPITests/SupervisorDiscoveryTests.swift", with: "cycletrack/config.yaml"),
                                 encoding: .utf8)
         #expect(config.contains("\ndiscovery:\n  - cycletrack\n"))
     }
