@@ -139,7 +139,8 @@ struct RunCommand {
         do {
             let (key, created) = try APIKey.loadOrCreate(path)
             if created { log.info("api_key_created", ["file": path, "mode": "0600"]) }
-            let store = try HistoryStore(path: database)
+            // As the runner opens it: `run` holds the lock, so an empty file is its own new one.
+            let store = try HistoryStore(path: database, acceptEmptyFile: true)
             let instance = try store.instanceID(making: { UUID().uuidString.lowercased() }, at: Date())
             return (ServiceLink(version: CycletrackVersion.current, instanceID: instance), key)
         } catch {
