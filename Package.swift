@@ -40,6 +40,7 @@ let package = Package(
                 .embedInCode("0003_shown_finish_and_reminders.sql"),
                 .embedInCode("0004_appliance_profile.sql"),
                 .embedInCode("0005_holds_replays_and_cost.sql"),
+                .embedInCode("0006_api_settings_and_instance.sql"),
                 .embedInCode("0007_units_and_rests.sql"),
             ]
         ),
@@ -68,10 +69,16 @@ let package = Package(
             name: "HistoryWeb",
             dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CMicroHTTPD"]
         ),
+        // The local API for the Home Assistant integration (docs/API.md), served beside the
+        // history page: JSON and the event stream from the service's snapshots, commands to it.
+        .target(
+            name: "ServiceAPI",
+            dependencies: ["CycleCore", "CycleService", "HomeAssistantAPI", "HistoryWeb"]
+        ),
         // The command line: one type per command, help texts, exit codes, the demo.
         .target(
             name: "CycleCommands",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "HistoryWeb"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "HomeAssistantAPI", "CycleService", "HistoryWeb", "ServiceAPI"]
         ),
         // A tiny HTTP/1.1 server on 127.0.0.1 for tests and the benchmark: scripted
         // answers and faults standing in for Home Assistant. Never part of the service.
@@ -86,7 +93,7 @@ let package = Package(
         // history); public API only, so it builds in release too. Never part of the service.
         .target(
             name: "TestSupport",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime"],
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "HTTPStandIn"],
             path: "Tests/TestSupport"
         ),
         // One test target per source target.
@@ -103,11 +110,16 @@ let package = Package(
         ),
         .testTarget(
             name: "HistoryWebTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
+            // CycleCommands for ServeCommand (HistoryServerLimitsTests: serve checks its settings).
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "HomeAssistantAPI", "TestSupport"]
         ),
         .testTarget(
             name: "CycleCommandsTests",
             dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ServiceAPITests",
+            dependencies: ["ServiceAPI", "CycleCommands", "CycleService", "CycleCore", "CycleHistory", "HistoryWeb", "HomeAssistantAPI", "HTTPStandIn", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",

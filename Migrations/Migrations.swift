@@ -29,6 +29,8 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._004_appliance_profile_sql, as: UTF8.self)),
         Migration(version: 5, name: "holds_replays_and_cost",
                   sql: String(decoding: PackageResources._005_holds_replays_and_cost_sql, as: UTF8.self)),
+        Migration(version: 6, name: "api_settings_and_instance",
+                  sql: String(decoding: PackageResources._006_api_settings_and_instance_sql, as: UTF8.self)),
         Migration(version: 7, name: "units_and_rests",
                   sql: String(decoding: PackageResources._007_units_and_rests_sql, as: UTF8.self)),
     ]

@@ -29,3 +29,14 @@ static inline const struct sockaddr *cct_mhd_client_address(struct MHD_Connectio
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
 }
+
+/* The connection's socket, or -1. */
+static inline int cct_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/* No idle timeout for this connection (a long-lived stream that watches its peer itself). */
+static inline enum MHD_Result cct_mhd_no_timeout(struct MHD_Connection *connection) {
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int) 0);
+}

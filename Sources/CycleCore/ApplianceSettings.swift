@@ -11,6 +11,10 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     public var notifyStart: Bool = true
     public var notifyProgress: Bool = false
     public var notifyEnd: Bool = true
+    /// `live_activity`: false makes no Live Activity / Live Update calls for the
+    /// appliance at all (no start, update or clear); the end notification and the
+    /// unload reminder still go as set.
+    public var liveActivity: Bool = true
     public var steps: ProgressSteps = .default
     public var cyclePushLimit: Int = 18
     /// Dashboard path sent as `url` and `clickAction`; nil sends neither.

@@ -159,7 +159,24 @@ public struct Household: Sendable {
             return steps
         case .tick(let now):
             return fireDeadlines(before: now, inclusive: true)
+        case .retuned(let applianceID, let settings, let at):
+            return command(applianceID, at: at) { tracker, budget in tracker.retune(settings, at: at, budget: budget) }
+        case .endActivity(let applianceID, let at):
+            return command(applianceID, at: at) { tracker, budget in tracker.endActivity(at: at, budget: budget) }
         }
+    }
+
+    /// A command for one appliance at `at`: every deadline before it fires first, then
+    /// the command, as one step (also when it decided nothing, so the caller sees it).
+    private mutating func command(_ applianceID: String, at: Date,
+                                  _ apply: (inout ApplianceTracker, DailyBudget) -> [TrackerEffect]) -> [Step] {
+        var steps = fireDeadlines(before: at, inclusive: false)
+        guard var member = members[applianceID] else { return steps }
+        member.tracker.audience = audience
+        let effects = apply(&member.tracker, budget(at: at))
+        members[applianceID] = member
+        steps.append(step(applianceID, observation: nil, effects: effects))
+        return steps
     }
 
     /// Takes the people's states; when someone's changed, every waiting notice is tried again.
@@ -245,6 +262,11 @@ public enum HouseholdEvent: Sendable {
     case polled([(applianceID: String, observation: Observation)])
     /// The passing of time.
     case tick(Date)
+    /// One appliance's settings changed at `at` (the local API): the open cycle goes on
+    /// with them (`ApplianceTracker.retune`).
+    case retuned(String, ApplianceSettings, at: Date)
+    /// End one appliance's Live Activity now, with a clear (the local API).
+    case endActivity(String, at: Date)
     /// The followed people's states at one moment (`home`, `not_home`, a zone), by `person.*` entity.
     case people([String: String], at: Date)
 }

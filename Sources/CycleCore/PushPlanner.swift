@@ -44,6 +44,10 @@ struct PushPlanner: Sendable, Codable, Equatable {
     private var heartbeatHeldAt: Date?
     /// The last held-back call, so that the same one is reported once, not on every observation.
     private var lastHeldBack: String?
+    /// True once this cycle has no Live Activity any more, or never had one: it was
+    /// ended early (a clear asked for, `live_activity` switched off) or `live_activity`
+    /// was off at the start. Optional, so that snapshots saved before it still decode.
+    private var activityEnded: Bool?
 
     /// The steps that `settings` keep for a cycle.
     static func plannedSteps(_ settings: ApplianceSettings) -> (kept: [Int], dropped: [Int]) {
@@ -60,6 +64,10 @@ struct PushPlanner: Sendable, Codable, Equatable {
         self = PushPlanner()
         steps = PushPlanner.plannedSteps(settings).kept
         let at = max(now ?? cycle.startedAt, cycle.startedAt)
+        guard settings.liveActivity else {
+            activityEnded = true
+            return []
+        }
         let plan = audience.livePlan(settings.notifyStart ? .start : .quiet, settings: settings, at: at,
                                      triggered: cycle.delayedStart != true)
         let kind: CallKind = if case .one(let one) = plan { one } else { .start }
@@ -84,7 +92,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
     mutating func update(_ cycle: inout CycleInfo, view: CycleView, at now: Date, settings: ApplianceSettings,
                          budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         pendingAt = nil
-        guard !cycle.silent, sent != nil, view.available else { return [] }
+        guard !cycle.silent, sent != nil, activityEnded != true, view.available else { return [] }
         if temperatureBaseline == nil { temperatureBaseline = view.temperature }
         let news = self.news(view: view, at: now, settings: settings)
         if news.isEmpty { return [] }
@@ -152,11 +160,13 @@ struct PushPlanner: Sendable, Codable, Equatable {
         defer { self = PushPlanner() }
         guard !cycle.silent else { return ([], nil) }
         var effects: [TrackerEffect] = []
-        let clear = SupernotifyBody.clear(outcome: outcome, settings: settings,
-                                          quietly: audience.clearsQuietly(settings, at: at))
-        effects.append(.call(SupernotifyCall(kind: .clear, at: at, body: clear, reason: "clear: \(outcome.rawValue)")))
-        cycle.calls += 1
-        budget.spend()
+        if hasActivity(cycle) {
+            let clear = SupernotifyBody.clear(outcome: outcome, settings: settings,
+                                              quietly: audience.clearsQuietly(settings, at: at))
+            effects.append(.call(SupernotifyCall(kind: .clear, at: at, body: clear, reason: "clear: \(outcome.rawValue)")))
+            cycle.calls += 1
+            budget.spend()
+        }
         guard outcome == .finished, settings.notifyEnd else { return (effects, nil) }
         let reason = "end: \(outcome.rawValue)"
         if audience.applies(to: settings) {
@@ -176,9 +186,37 @@ struct PushPlanner: Sendable, Codable, Equatable {
     /// When `update` would next do something without a new observation: a
     /// coalesced update falling due, or a heartbeat.
     func deadline(cycle: CycleInfo, view: CycleView, settings: ApplianceSettings) -> Date? {
-        guard !cycle.silent, sent != nil, view.available else { return nil }
+        guard hasActivity(cycle), view.available else { return nil }
         if let pendingAt { return pendingAt }
         return heartbeatDue(settings: settings)
+    }
+
+    /// Whether the cycle shows a Live Activity now: its start went out and it was not ended early.
+    func hasActivity(_ cycle: CycleInfo) -> Bool {
+        !cycle.silent && sent != nil && activityEnded != true
+    }
+
+    /// Ends the cycle's Live Activity before the cycle ends: one clear, always sent (as
+    /// the end's clear is); the cycle runs on without live calls, and its end sends no
+    /// second clear. Nothing when there is no activity.
+    mutating func endActivity(_ cycle: inout CycleInfo, at: Date, reason: String, settings: ApplianceSettings,
+                              budget: inout DailyBudget) -> [TrackerEffect] {
+        guard hasActivity(cycle) else { return [] }
+        activityEnded = true
+        pendingAt = nil
+        cycle.calls += 1
+        budget.spend()
+        let body = SupernotifyBody.clearNow(settings: settings)
+        return [.call(SupernotifyCall(kind: .clear, at: at, body: body, reason: reason))]
+    }
+
+    /// The settings changed during the cycle: its steps are planned again from them, and
+    /// the steps at or below the progress last sent count as reached, so that the next
+    /// call is the first new step above it.
+    mutating func retune(_ settings: ApplianceSettings) {
+        steps = PushPlanner.plannedSteps(settings).kept
+        guard let progress = sent?.progress else { return }
+        stepReached = steps.filter { $0 <= progress }.max() ?? stepReached
     }
 
     // MARK: Deciding

@@ -58,6 +58,16 @@ enum SupernotifyBody {
         return fitted(header(title: title, message: title, mobileOnly: true, settings: settings, extra: extra))
     }
 
+    /// The `clear` that ends a running cycle's Live Activity before the cycle ends (asked
+    /// for through the local API, or `live_activity` switched off): titled with the name.
+    static func clearNow(settings: ApplianceSettings) -> JSONObject {
+        let extra = JSONObject([
+            ("mobile_push_notification_tag", .string(NotificationTag.live(applianceID: settings.id))),
+            ("mobile_push_clear_notification", .bool(true)),
+        ])
+        return fitted(header(title: settings.name, message: settings.name, mobileOnly: true, settings: settings, extra: extra))
+    }
+
     /// The `end` notification of a finished cycle: an ordinary alert with a summary.
     static func end(cycle: CycleInfo, at: Date, settings: ApplianceSettings) -> JSONObject {
         var extra = JSONObject([

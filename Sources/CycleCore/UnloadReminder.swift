@@ -63,3 +63,11 @@ struct UnloadReminder: Sendable, Codable, Equatable {
         return (effects, true)
     }
 }
+
+extension ApplianceSettings {
+    /// The unload reminder's minutes as they apply to this appliance (30 for a washer or
+    /// dryer when not set); 0 is off.
+    public var unloadReminderMinutesInEffect: Double {
+        (UnloadReminder.interval(settings: self, program: nil) ?? 0) / 60
+    }
+}

@@ -54,7 +54,7 @@ public struct ClientAllowList: Sendable, Equatable {
         }
     }
 
-    /// `192.168.1.9` or `::1`, for the log line of a refused client.
+    /// `192.168.1.9` or `::1`, for the log line of a refused client and the API's `api_refused`.
     static func text(of address: UnsafePointer<sockaddr>) -> String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let family = Int32(address.pointee.sa_family)

@@ -2,6 +2,7 @@ import LocalTime
 import CycleCore
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// The energy and cost of the cycles per month and per ISO week, per appliance, as
 /// `cycletrack stats --by month|week` sums them: the newest periods first.

@@ -6,9 +6,12 @@ public struct HistoryResponse: Sendable, Equatable {
     public var body: String
     /// Extra headers, e.g. `Allow` on a 405.
     public var headers: [(name: String, value: String)]
+    /// A long-lived body sent as it comes (chunked), instead of `body`: the Server-Sent Events.
+    public var stream: (any ResponseStream)?
 
     public init(status: Int, contentType: String = "text/html; charset=utf-8", body: String,
-                headers: [(name: String, value: String)] = []) {
+                headers: [(name: String, value: String)] = [], stream: (any ResponseStream)? = nil) {
+        self.stream = stream
         self.status = status
         self.contentType = contentType
         self.body = body

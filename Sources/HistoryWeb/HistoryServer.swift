@@ -4,14 +4,22 @@ import Synchronization
 import Glibc
 #endif
 
-/// The history page's HTTP server: GNU libmicrohttpd with its own polling thread,
-/// answering each request with `respond` on that thread, one request at a time.
+/// The HTTP server `run` and `serve` start: GNU libmicrohttpd, one thread per
+/// connection, answering each request with `respond` on that connection's thread: the
+/// history page and, in `run`, the local API (docs/API.md).
+///
+/// One thread per connection (MHD_USE_THREAD_PER_CONNECTION) rather than one polling
+/// thread with suspend and resume: an event stream's thread may simply wait for the next
+/// event, a page or an API call never waits behind a stream or another request, and the
+/// connection limit bounds the threads. The price, a thread (mostly idle) per connection,
+/// is small at 16 connections.
 ///
 /// Faces a network, so it is bounded: a limited number of connections at once, a small
 /// memory pool per connection (a request whose headers don't fit gets libmicrohttpd's
 /// 431), a short per-connection timeout (a client that sends half a request and stops
-/// is dropped after it, and holds no slot others need), only GET and HEAD, and clients
-/// outside `allow` answered 403, each such address told to `refused` once.
+/// is dropped after it, and holds no slot others need; a stream watches its client
+/// itself), bodies of at most `bodyLimit` bytes (413 beyond), and clients outside `allow`
+/// answered 403 (except under `openPrefixes`), each such address told to `refused` once.
 public final class HistoryServer: Sendable {
     /// Where and how it listens.
     public struct Settings: Sendable {
@@ -26,8 +34,14 @@ public final class HistoryServer: Sendable {
         public var connectionLimit = 128
         /// Bytes per connection for the request line, headers and buffers.
         public var connectionMemory = 32 * 1024
-        /// Seconds a connection may stay idle (or half-sent) before it is closed.
+        /// Seconds a connection may stay idle (or half-sent) before it is closed; an
+        /// event stream has none (it watches its client itself).
         public var timeoutSeconds = 5
+        /// The largest request body taken (`PATCH`, `POST`); a larger one gets 413.
+        public var bodyLimit = 16 * 1024
+        /// Path prefixes any client may reach despite `allow` (the local API, `/api/`,
+        /// which checks its own key).
+        public var openPrefixes: [String] = []
 
         public init(listen: String = "127.0.0.1", port: UInt16, allow: [String] = []) {
             self.listen = listen
@@ -40,15 +54,20 @@ public final class HistoryServer: Sendable {
     /// its context pointer and kept alive until the daemon has stopped.
     final class Context: Sendable {
         let allow: ClientAllowList
+        let bodyLimit: Int
+        let openPrefixes: [String]
         let respond: @Sendable (HistoryRequest) -> HistoryResponse
         let served: (@Sendable (HistoryRequest, Int) -> Void)?
         let refused: (@Sendable (String) -> Void)?
         /// The refused addresses already told to `refused`.
         let told = Mutex<Set<String>>([])
 
-        init(allow: ClientAllowList, respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
+        init(allow: ClientAllowList, bodyLimit: Int, openPrefixes: [String],
+             respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
              served: (@Sendable (HistoryRequest, Int) -> Void)?, refused: (@Sendable (String) -> Void)?) {
             self.allow = allow
+            self.bodyLimit = bodyLimit
+            self.openPrefixes = openPrefixes
             self.respond = respond
             self.served = served
             self.refused = refused
@@ -85,8 +104,9 @@ public final class HistoryServer: Sendable {
                 served: (@Sendable (HistoryRequest, Int) -> Void)? = nil,
                 refused: (@Sendable (String) -> Void)? = nil) throws(HistoryServerError) {
         let allow = try ClientAllowList(settings.allow)
-        let context = Context(allow: allow, respond: respond, served: served, refused: refused)
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
+        let context = Context(allow: allow, bodyLimit: settings.bodyLimit, openPrefixes: settings.openPrefixes,
+                              respond: respond, served: served, refused: refused)
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_AUTO.rawValue
         let address: UnsafeMutableRawPointer
         let family: Int32
         var v4 = in_addr()
@@ -117,6 +137,7 @@ public final class HistoryServer: Sendable {
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: settings.connectionMemory, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: settings.timeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: address),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(Self.requestCompleted, to: Int.self), ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         let pointer = Unmanaged.passUnretained(context).toOpaque()
@@ -158,12 +179,58 @@ public final class HistoryServer: Sendable {
         return Int32(family) == AF_INET || Int32(family) == AF_INET6 ? .YES : .NO
     }
 
-    private static let handleRequest: MHD_AccessHandlerCallback = { pointer, connection, url, method, _, _, _, _ in
-        guard let pointer, let connection else { return .NO }
+    private static let handleRequest: MHD_AccessHandlerCallback = { pointer, connection, url, method, _, uploadData, uploadSize, state in
+        guard let pointer, let connection, let state else { return .NO }
         let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
-        guard context.admits(connection) else {
-            return queue(HistoryResponse.forbidden, on: connection)
+        let verb = method.map { String(cString: $0) } ?? ""
+        // GET and HEAD are answered at once; a body is gathered over the calls that follow.
+        if ["GET", "HEAD", "OPTIONS", "DELETE"].contains(verb) || uploadSize == nil {
+            return answer(read(connection, verb, url, body: []), connection: connection, context: context)
         }
+        guard let opened = state.pointee else {
+            if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+               let bytes = Int(String(cString: length)), bytes > context.bodyLimit {
+                return answer(read(connection, verb, url, body: []), connection: connection, context: context,
+                              instead: tooLarge(context.bodyLimit))
+            }
+            state.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
+            return .YES
+        }
+        let gathered = Unmanaged<RequestBody>.fromOpaque(opened).takeUnretainedValue()
+        if let uploadSize, uploadSize.pointee > 0 {
+            if let uploadData, gathered.bytes.count + uploadSize.pointee <= context.bodyLimit {
+                gathered.bytes += UnsafeRawBufferPointer(start: uploadData, count: uploadSize.pointee)
+            } else {
+                gathered.tooLarge = true
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        state.pointee = nil
+        Unmanaged<RequestBody>.fromOpaque(opened).release()
+        let request = read(connection, verb, url, body: gathered.bytes)
+        return answer(request, connection: connection, context: context, instead: gathered.tooLarge ? tooLarge(context.bodyLimit) : nil)
+    }
+
+    /// A body gathered across the access handler's calls, owned by libmicrohttpd's per-request pointer.
+    final class RequestBody {
+        var bytes: [UInt8] = []
+        var tooLarge = false
+    }
+
+    /// Frees the body of a request that ended before it was answered (the client went away).
+    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+        guard let state, let opened = state.pointee else { return }
+        state.pointee = nil
+        Unmanaged<RequestBody>.fromOpaque(opened).release()
+    }
+
+    private static func tooLarge(_ limit: Int) -> HistoryResponse {
+        HistoryResponse(status: 413, contentType: "application/json",
+                        body: #"{"error":"too_large","message":"the request body is larger than \#(limit) bytes"}"#)
+    }
+
+    private static func read(_ connection: OpaquePointer, _ method: String, _ url: UnsafePointer<CChar>?, body: [UInt8]) -> HistoryRequest {
         var arguments: [String: String] = [:]
         withUnsafeMutablePointer(to: &arguments) { arguments in
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { pointer, _, key, value in
@@ -174,14 +241,30 @@ public final class HistoryServer: Sendable {
                 return .YES
             }, arguments)
         }
-        let ingress = MHD_lookup_connection_value(connection, .HEADER_KIND, "X-Ingress-Path").map { String(cString: $0) }
-        let request = HistoryRequest(
-            method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "",
-            query: arguments, ingressPath: ingress)
-        // Answered on the first call, with the headers: a GET or HEAD has no body to wait for,
-        // and any other method is refused without reading one.
-        let answer = context.respond(request)
-        let queued = queue(answer, on: connection)
+        let header = { (name: String) in MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) } }
+        return HistoryRequest(method: method, path: url.map { String(cString: $0) } ?? "", query: arguments,
+                              ingressPath: header("X-Ingress-Path"), authorization: header("Authorization"), body: body,
+                              client: cct_mhd_client_address(connection).map { ClientAllowList.text(of: $0) } ?? "")
+    }
+
+    private static func answer(_ request: HistoryRequest, connection: OpaquePointer, context: Context,
+                               instead: HistoryResponse? = nil) -> MHD_Result {
+        // The allow list, checked per request: paths under `openPrefixes` take every client.
+        guard context.openPrefixes.contains(where: { request.path.hasPrefix($0) }) || context.admits(connection) else {
+            return queue(HistoryResponse.forbidden, on: connection)
+        }
+        let answer = instead ?? context.respond(request)
+        let queued: MHD_Result
+        if let stream = answer.stream {
+            _ = cct_mhd_no_timeout(connection)
+            let feed = StreamFeed(stream, socket: cct_mhd_connection_fd(connection))
+            guard let response = MHD_create_response_from_callback(UInt64.max, 4096, StreamFeed.read,
+                                                                   Unmanaged.passRetained(feed).toOpaque(), StreamFeed.free)
+            else { return .NO }
+            queued = queue(answer, response: response, on: connection)
+        } else {
+            queued = queue(answer, on: connection)
+        }
         context.served?(request, answer.status)
         return queued
     }
@@ -191,6 +274,11 @@ public final class HistoryServer: Sendable {
         guard let response = body.withUnsafeMutableBytes({ bytes in
             MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, .RESPMEM_MUST_COPY)
         }) else { return .NO }
+        return queue(answer, response: response, on: connection)
+    }
+
+    /// Queues `response` with `answer`'s status and headers, and lets go of it.
+    private static func queue(_ answer: HistoryResponse, response: OpaquePointer, on connection: OpaquePointer) -> MHD_Result {
         defer { MHD_destroy_response(response) }
         _ = MHD_add_response_header(response, "Content-Type", answer.contentType)
         for header in HistoryResponse.standardHeaders + answer.headers {

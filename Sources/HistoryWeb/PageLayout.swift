@@ -1,6 +1,7 @@
 import LocalTime
 import CycleHistory
 import FoundationEssentials
+import LocalTime
 
 /// The frame every page shares: the document head with the one inline stylesheet
 /// (light and dark), the navigation, and the `<base>` that makes the relative links

@@ -15,9 +15,7 @@ import Testing
         let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(!files.isEmpty)
         #expect(files.count == Migrations.all.count, "files \(files) vs registered \(Migrations.all.map(\.name))")
-        // Numbers assigned to work on other branches, not merged here yet: the lead removes
-        // each once its migration is merged (0005: assigned to another issue this round).
-        let versions = (1...(files.count + Self.unmerged.count)).filter { !Self.unmerged.contains($0) }
+        let versions = Array(1...files.count)
         for (index, file) in files.enumerated() {
             let stem = file.dropLast(4)
             let parts = stem.split(separator: "_", maxSplits: 1)
@@ -31,9 +29,6 @@ import Testing
         }
         #expect(Migrations.all.map(\.version) == versions)
     }
-
-    /// Migration numbers another branch holds (see above); empty once all are merged.
-    static let unmerged: Set<Int> = [6]
 
     private func schema(_ path: String) throws -> [String] {
         let connection = try SQLiteConnection(path: path, mode: .readOnly)

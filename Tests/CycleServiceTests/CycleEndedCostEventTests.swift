@@ -2,6 +2,7 @@ import CycleCore
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import CycleHistory
 @testable import CycleService
 

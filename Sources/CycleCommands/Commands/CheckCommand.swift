@@ -4,6 +4,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import FoundationEssentials
+import LocalTime
 
 /// `cycletrack check`: is everything in place to run? Prints one row per item and the
 /// appliances it would track; exit 0 only when all is well (69 when HA can't be reached).
@@ -128,6 +129,7 @@ struct CheckCommand {
                            found.map { "\(entity) = \($0.state)" } ?? "\(entity) does not exist in Home Assistant")
             }
         }
+        addSettings(appliances, config: config, into: &report)
         if appliances.isEmpty {
             let why = switch (config.discover, discoveryError) {
             case (false, _): "nothing to track: configure 'appliances' or turn on 'discover'"
@@ -138,6 +140,20 @@ struct CheckCommand {
             report.add("appliances", ok: false, why)
         }
         return finish(report, appliances: appliances, status: report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue)
+    }
+
+    /// One row per tunable setting of each appliance: its value in effect and its source
+    /// (config, api override, default), the API's changes read from the history `run` uses.
+    private func addSettings(_ appliances: [TrackedAppliance], config: Configuration, into report: inout Report) {
+        let database = environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
+        let stored = SettingsSources.stored(database)
+        if let problem = stored.problem { report.add("settings", ok: nil, "API changes not read (\(problem))") }
+        for appliance in appliances {
+            let defaults = config.defaultSettings(id: appliance.id, name: appliance.settings.name)
+            let rows = SettingsSources.rows(base: appliance.settings, defaults: defaults,
+                                            overrides: stored.overrides[appliance.id] ?? ApplianceOverrides())
+            for row in rows { report.add("  \(appliance.id).\(row.key)", ok: true, "\(row.value) (\(row.source))") }
+        }
     }
 
     /// Whether each name in `supernotify.mobile_deliveries` is a delivery Supernotify

@@ -70,6 +70,7 @@ public enum CommandLineTool {
             case .replay: return try ReplayCommand(arguments: rest, environment: environment).run()
             case .demo: return try await DemoCommand(arguments: rest, environment: environment).run()
             case .serve: return try await ServeCommand(arguments: rest, environment: environment).run()
+            case .apiKey: emit(try APIKeyCommand(arguments: rest, environment: environment).run())
             case .query: emit(try QueryCommand(arguments: rest, environment: environment).run(now: Date()))
             case .stats: emit(try StatsCommand(arguments: rest, environment: environment).run(now: Date()))
             case .prune: emit(try PruneCommand(arguments: rest, environment: environment).run(now: Date()))

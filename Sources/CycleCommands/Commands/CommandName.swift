@@ -4,6 +4,7 @@ import CycleService
 /// shows for it and its help text.
 public enum CommandName: String, CaseIterable, Sendable {
     case run, check, replay, query, stats, prune, serve, demo
+    case apiKey = "api-key"
 
     /// What `cycletrack --help` says it does, in one line.
     var summary: String {
@@ -16,6 +17,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .prune: "delete old cycles from the history"
         case .serve: "the history page alone, over a history file (run serves it too)"
         case .demo: "the whole service against simulated appliances, no HA needed"
+        case .apiKey: "print the local API's key, for the Home Assistant integration"
         }
     }
 
@@ -31,6 +33,7 @@ public enum CommandName: String, CaseIterable, Sendable {
         case .prune: PruneCommand.help
         case .serve: ServeCommand.help
         case .demo: DemoCommand.help
+        case .apiKey: APIKeyCommand.help
         }
     }
 

@@ -3,6 +3,7 @@ import HomeAssistantAPI
 import CycleService
 import CycleCore
 import HistoryWeb
+import ServiceAPI
 import FoundationEssentials
 import LocalTime
 
@@ -78,6 +79,8 @@ struct RunCommand {
         if config.discover, discovery?.appliances == nil { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
         options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
         options.updates = config.updates
+        let api = config.httpPort > 0 ? Self.prepareAPI(database: database, log: log) : nil
+        options.link = api?.link
         options.delivery = config.delivery
         options.delivery.clock = .local(environment: environment)
         var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
@@ -98,10 +101,14 @@ struct RunCommand {
         if config.httpPort > 0 {
             let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort), allow: config.httpAllow)
             do {
-                page = try ServeCommand.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment), log: log)
+                page = try ServeCommand.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment),
+                                                  log: log, api: api.map { ServiceAPI(link: $0.link, key: $0.key, log: log) })
             } catch {
                 log.warning("history_page_failed", ["error": error.description, "action": "running without the history page"])
             }
+        }
+        let announcement = api.flatMap { api in
+            Self.announce(api.key, port: config.httpPort, page: page, environment: environment, log: log)
         }
         let service = Task { await runner.run() }
         let retention = config.keepDays.map { days in
@@ -117,9 +124,38 @@ struct RunCommand {
         }
         await service.value
         retention?.cancel()
+        announcement?.cancel()
         watcher.cancel()
         page?.stop()
         withExtendedLifetime(lock) {}
         return ExitCode.ok.rawValue
+    }
+
+    /// The local API's key and link (docs/API.md): the key made on the first start, the
+    /// instance id stored in the history. Nil, logged, when either can't be had: the
+    /// service then runs without the API.
+    static func prepareAPI(database: String, log: Log) -> (link: ServiceLink, key: APIKey)? {
+        let path = APIKey.path(besideDatabase: database)
+        do {
+            let (key, created) = try APIKey.loadOrCreate(path)
+            if created { log.info("api_key_created", ["file": path, "mode": "0600"]) }
+            // As the runner opens it: `run` holds the lock, so an empty file is its own new one.
+            let store = try HistoryStore(path: database, acceptEmptyFile: true)
+            let instance = try store.instanceID(making: { UUID().uuidString.lowercased() }, at: Date())
+            return (ServiceLink(version: CycletrackVersion.current, instanceID: instance), key)
+        } catch {
+            log.warning("api_unavailable", ["error": "\(error)", "action": "running without the local API"])
+            return nil
+        }
+    }
+
+    /// Inside the add-on ($SUPERVISOR_TOKEN set), tells the Supervisor where the API is,
+    /// once the server listens; never fatal.
+    static func announce(_ key: APIKey, port: Int, page: HistoryServer?, environment: [String: String], log: Log) -> Task<Void, Never>? {
+        guard let page, let token = environment["SUPERVISOR_TOKEN"], !token.isEmpty else { return nil }
+        let discovery = SupervisorDiscovery(supervisorURL: environment["CYCLETRACK_SUPERVISOR_URL"] ?? "http://supervisor", token: token)
+        let host = environment["CYCLETRACK_ANNOUNCE_HOST"] ?? HostName.current()
+        let bound = Int(page.port)
+        return Task { await discovery.announce(host: host, port: bound == 0 ? port : bound, key: key, log: log) }
     }
 }

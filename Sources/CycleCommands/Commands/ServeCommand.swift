@@ -2,6 +2,7 @@ import CycleHistory
 import CycleService
 import CycleCore
 import HistoryWeb
+import ServiceAPI
 import FoundationEssentials
 import LocalTime
 
@@ -85,9 +86,19 @@ struct ServeCommand {
 
     /// Starts the history page over `database` and logs where it is; each request is
     /// logged at debug level.
-    static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log) throws(HistoryServerError) -> HistoryServer {
+    /// With `api`, paths under `/api/` are the local API's (docs/API.md).
+    static func startPage(_ settings: HistoryServer.Settings, database: String, timeZone: LocalTimeZone, log: Log,
+                          api: ServiceAPI? = nil) throws(HistoryServerError) -> HistoryServer {
         let site = HistorySite(databasePath: database, timeZone: timeZone)
-        let server = try HistoryServer(settings, respond: { site.respond(to: $0) }, served: { request, status in
+        var opened = settings
+        // HA reaches the API from its own address, not the ingress proxy's: the key guards it.
+        if api != nil { opened.openPrefixes = ["/api/"] }
+        let settings = opened
+        let respond: @Sendable (HistoryRequest) -> HistoryResponse = { request in
+            if let api, ServiceAPI.handles(request.path) { return api.respond(to: request) }
+            return site.respond(to: request)
+        }
+        let server = try HistoryServer(settings, respond: respond, served: { request, status in
             log.debug("http_request", ["method": request.method, "path": request.path, "status": String(status)])
         }, refused: { address in
             log.warning("http_refused", ["client": address, "status": "403", "allow": settings.allow.joined(separator: ","),

@@ -30,6 +30,9 @@ struct ObjectReader {
 
     func has(_ key: String) -> Bool { fields[key] != nil }
 
+    /// How many keys the object has.
+    var keyCount: Int { fields.count }
+
     /// The raw value, with null treated as absent.
     func tree(_ key: String) -> JSONTree? {
         guard let value = fields[key] else { return nil }

@@ -35,7 +35,8 @@ public enum ApplianceDirectory {
                     + "; set 'entities.\(role)'")
             }
             if entities[.price] == nil, !configured.unmapped.contains(.price) { entities[.price] = config.priceEntity }
-            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered"))
+            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: match == nil ? "config" : "config+discovered",
+                                           deviceID: match?.deviceID))
         }
         for device in discovered ?? [] where !claimed.contains(device.deviceID) {
             guard !tracked.contains(where: { $0.id == device.applianceID }) else { continue }
@@ -43,7 +44,7 @@ public enum ApplianceDirectory {
             settings.profile = device.profile
             var entities = device.entities
             if entities[.price] == nil { entities[.price] = config.priceEntity }
-            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: "discovered"))
+            tracked.append(TrackedAppliance(settings: settings, entities: entities, origin: "discovered", deviceID: device.deviceID))
         }
         return tracked
     }

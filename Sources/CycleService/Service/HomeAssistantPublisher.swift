@@ -23,13 +23,17 @@ public protocol HomeAssistantSurface: Sendable {
 ///   `cycletrack_push_held_back`, for automations.
 ///
 /// A state is posted only when it changed, and all of them again after HA restarted
-/// (HA forgets states set over the REST API). Events HA could not take wait (at most
+/// (HA forgets states set over the REST API). While the HA integration follows the local
+/// API (`entitiesQuiet`), the states are not posted (its entities show the same; no
+/// duplicates), and all go again once it is gone. Without a surface nothing is posted,
+/// and the publisher still makes the snapshots the local API shows (`snapshot`). Events HA could not take wait (at most
 /// `maxWaitingEvents`, oldest dropped first) and go out once it answers again.
 ///
 /// Not `Sendable`: the runner actor owns it; its async methods run on that actor.
 final class HomeAssistantPublisher {
     private struct LastCycle {
         var outcome: CycleOutcome
+        var endedAt: Date?
         var program: String?
         var duration: Double
         var energy: Double?
@@ -38,8 +42,15 @@ final class HomeAssistantPublisher {
         var shown: Bool
     }
 
-    private let surface: any HomeAssistantSurface
+    private let surface: (any HomeAssistantSurface)?
     private let log: Log
+    /// True while the states are not to be posted (an integration is connected).
+    private let entitiesQuiet: @Sendable () -> Bool
+    private var wasQuiet = false
+    /// The energy of every stored cycle per appliance, kWh: the store's sum at the start, then each cycle's.
+    private var energyTotals: [String: Double] = [:]
+    /// HA's device id per appliance, from discovery.
+    var deviceIDs: [String: String] = [:]
     /// At most this many events wait for HA.
     let maxWaitingEvents = 100
     private var posted: [String: String] = [:]
@@ -48,10 +59,17 @@ final class HomeAssistantPublisher {
     private var waitingEvents: [(type: String, data: String)] = []
     private var saidRefused = false
 
-    init(surface: any HomeAssistantSurface, log: Log) {
+    init(surface: (any HomeAssistantSurface)?, log: Log, entitiesQuiet: @escaping @Sendable () -> Bool = { false }) {
         self.surface = surface
         self.log = log
+        self.entitiesQuiet = entitiesQuiet
     }
+
+    /// Whether it posts to HA at all (else it only makes snapshots).
+    var posts: Bool { surface != nil }
+
+    /// Takes the stored cycles' energy sums (kWh per appliance).
+    func rememberEnergy(_ totals: [String: Double]) { energyTotals = totals }
 
     /// The entity of the day's calls: their count, the limit, what is left.
     static let pushesTodayEntityID = "sensor.cycletrack_pushes_today"
@@ -67,7 +85,7 @@ final class HomeAssistantPublisher {
     /// Takes the last ended cycle of each appliance from the history, for the attributes.
     func remember(_ cycle: CycleRecord) {
         guard let outcome = cycle.outcome, let ended = cycle.endedAt, last[cycle.applianceID] == nil else { return }
-        last[cycle.applianceID] = LastCycle(outcome: outcome, program: cycle.program,
+        last[cycle.applianceID] = LastCycle(outcome: outcome, endedAt: ended, program: cycle.program,
                                             duration: ended.timeIntervalSince(cycle.startedAt), energy: cycle.energyKWh,
                                             endReading: nil, shown: false)
     }
@@ -98,9 +116,10 @@ final class HomeAssistantPublisher {
                     let cycle = step.ended
                     let duration = cycle.map { at.timeIntervalSince($0.startedAt) }
                     let estimateError = cycle?.firstPredictedFinish.map { at.timeIntervalSince($0) }
-                    last[id] = LastCycle(outcome: outcome, program: cycle?.program, duration: duration ?? 0,
+                    last[id] = LastCycle(outcome: outcome, endedAt: at, program: cycle?.program, duration: duration ?? 0,
                                          energy: cycle?.energyUsed.flatMap { NumberText.isPlausible($0) && $0 >= 0 ? $0 : nil },
                                          endReading: step.observation?.raw[.operationState], shown: true)
+                    if let energy = last[id]?.energy { energyTotals[id, default: 0] += energy }
                     let program: JSONValue = cycle?.program.map(JSONValue.string) ?? .null
                     let programName: JSONValue = cycle?.program.map { JSONValue.string(ProgramName.readable($0)) } ?? .null
                     let startedAt: JSONValue = cycle.map { JSONValue.string(ISOTime.format($0.startedAt)) } ?? .null
@@ -139,6 +158,7 @@ final class HomeAssistantPublisher {
 
     /// Posts every state that changed since it was last posted, and the waiting events.
     nonisolated(nonsending) func publish(_ household: Household, at now: Date) async {
+        guard let surface else { return }
         var pending = waitingEvents
         waitingEvents = []
         while let event = pending.first {
@@ -149,8 +169,13 @@ final class HomeAssistantPublisher {
             }
             pending.removeFirst()
         }
+        let quiet = entitiesQuiet()
+        defer { wasQuiet = quiet }
+        if quiet { return }
+        // Back from quiet: HA may show anything by now; every state goes again.
+        if wasQuiet { posted.removeAll() }
         var states: [(String, String)] = household.order.map { id in
-            (Self.entityID(for: id), stateBody(id, household: household))
+            (Self.entityID(for: id), stateBody(snapshot(id, household: household)))
         }
         let calls = household.callsCounted(on: now)
         states.append((Self.pushesTodayEntityID, JSONObject([
@@ -171,34 +196,48 @@ final class HomeAssistantPublisher {
         saidRefused = false
     }
 
-    private func stateBody(_ id: String, household: Household) -> String {
+    /// The appliance as the entity and the local API show it.
+    func snapshot(_ id: String, household: Household) -> ApplianceSnapshot {
         let tracker = household.tracker(id)
-        let settings = tracker?.settings
+        let settings = tracker?.settings ?? ApplianceSettings(id: id, name: id)
         let status = tracker?.status ?? ApplianceStatus(phase: .idle)
         let cycle = tracker?.cycle
         let previous = last[id]
         let state = if status.phase == .idle, let previous, previous.shown { previous.outcome.rawValue } else { status.phase.rawValue }
         let program = status.program ?? cycle?.program
-        let name = settings?.name ?? id
+        let lastCycle = previous.map {
+            ApplianceSnapshot.LastCycle(outcome: $0.outcome, endedAt: $0.endedAt, duration: $0.duration, energy: $0.energy, program: $0.program)
+        }
+        return ApplianceSnapshot(
+            id: id, name: settings.name, profile: settings.profile, deviceID: deviceIDs[id], state: state,
+            running: cycle != nil, program: program, progress: status.progress, finish: status.finishTime,
+            startedAt: cycle?.startedAt, pushes: cycle?.calls, lastCycle: lastCycle, energyTotal: energyTotals[id] ?? 0,
+            icon: settings.icon ?? ApplianceIcon.guess(programKey: program ?? previous?.program, name: settings.name),
+            settings: settings, liveActivityShown: tracker?.hasLiveActivity ?? false)
+    }
+
+    private func stateBody(_ snapshot: ApplianceSnapshot) -> String {
+        let previous = snapshot.lastCycle
         let attributes: [(String, JSONValue)] = [
-            ("program", program.map { .string(ProgramName.readable($0)) } ?? .null),
-            ("program_key", program.map(JSONValue.string) ?? .null),
-            ("progress", status.progress.map(JSONValue.int) ?? .null),
-            ("finish_time", status.finishTime.map { .string(ISOTime.format($0)) } ?? .null),
-            ("started_at", cycle.map { .string(ISOTime.format($0.startedAt)) } ?? .null),
-            ("pushes", cycle.map { .int($0.calls) } ?? .null),
+            ("program", snapshot.program.map { .string(ProgramName.readable($0)) } ?? .null),
+            ("program_key", snapshot.program.map(JSONValue.string) ?? .null),
+            ("progress", snapshot.progress.map(JSONValue.int) ?? .null),
+            ("finish_time", snapshot.finish.map { .string(ISOTime.format($0)) } ?? .null),
+            ("started_at", snapshot.startedAt.map { .string(ISOTime.format($0)) } ?? .null),
+            ("pushes", snapshot.pushes.map(JSONValue.int) ?? .null),
             ("last_outcome", previous.map { .string($0.outcome.rawValue) } ?? .null),
             ("last_program", previous?.program.map { .string(ProgramName.readable($0)) } ?? .null),
             ("last_duration_seconds", Self.seconds(previous?.duration)),
             ("last_energy_kwh", previous?.energy.map(JSONValue.double) ?? .null),
-            ("appliance_id", .string(id)),
-            ("friendly_name", .string("\(name) cycle")),
-            ("icon", .string(settings?.icon ?? ApplianceIcon.guess(programKey: program ?? previous?.program, name: name))),
+            ("appliance_id", .string(snapshot.id)),
+            ("friendly_name", .string("\(snapshot.name) cycle")),
+            ("icon", .string(snapshot.icon)),
         ]
-        return JSONObject([("state", .string(state)), ("attributes", .object(JSONObject(attributes)))]).compactJSON()
+        return JSONObject([("state", .string(snapshot.state)), ("attributes", .object(JSONObject(attributes)))]).compactJSON()
     }
 
     private func fire(_ type: String, _ data: [(String, JSONValue)]) {
+        guard surface != nil else { return }
         waitingEvents.append((type, JSONObject(data).compactJSON()))
         if waitingEvents.count > maxWaitingEvents {
             waitingEvents.removeFirst(waitingEvents.count - maxWaitingEvents)

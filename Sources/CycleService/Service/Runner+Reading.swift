@@ -13,7 +13,7 @@ extension Runner {
     func readAll() async -> SourceFailure? {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
-        if publisher != nil { entities.append(Self.ownEntity) }
+        if publisher?.posts == true { entities.append(Self.ownEntity) }
         polls += 1
         var readings: [String: EntityState?]
         deliveredDuringRead = [:]
@@ -26,7 +26,7 @@ extension Runner {
         // An event that came while the read was under way is newer than what it saw, or
         // as new: it stands (a change after it comes as an event of its own).
         for (entity, state) in deliveredDuringRead ?? [:] { readings.updateValue(state, forKey: entity) }
-        if let publisher, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
+        if let publisher, publisher.posts, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
         known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])

@@ -52,6 +52,8 @@ public actor Runner {
         /// Settings for an appliance with an open cycle in the store that is no longer
         /// followed (removed from the config, not discovered): its cycle ends as lost
         /// after its `lostAfterMinutes` unless it is followed again.
+        /// The local API's link (docs/API.md): snapshots and events out, commands in; nil: no API.
+        public var link: ServiceLink?
         /// Quiet hours and the people whose `person.*` entities the runner follows.
         public var delivery = DeliverySettings()
         public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
@@ -147,7 +149,9 @@ public actor Runner {
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,
                                  staleAfterSeconds: options.resendPendingWithinSeconds)
-        self.publisher = surface.map { HomeAssistantPublisher(surface: $0, log: log) }
+        let link = options.link
+        self.publisher = surface != nil || link != nil
+            ? HomeAssistantPublisher(surface: surface, log: log, entitiesQuiet: { link?.integrationConnected() ?? false }) : nil
         self.options = options
         self.source = source
         self.events = options.updates == .events ? events : nil
@@ -175,7 +179,9 @@ public actor Runner {
     /// durations, read once when it is followed); as given when the store can't say.
     static func learning(_ settings: ApplianceSettings, store: HistoryStore, log: Log) -> ApplianceSettings {
         do {
-            return try LearnedDurationsReader.learning(settings, store: store)
+            // And the settings changed through the local API, over the configured ones.
+            return Self.storedOverrides(settings.id, store: store, log: log)
+                .applied(to: try LearnedDurationsReader.learning(settings, store: store))
         } catch {
             log.error("store_read_failed", ["error": "\(error)", "effect": "no learned durations for \(settings.id)"])
             return settings
@@ -191,6 +197,7 @@ public actor Runner {
         }
         recoverUnfinishedPushes()
         rememberLastCycles()
+        await startCommands()
         await followUntrackedOpenCycles()
         await sendWaiting()
         await perform(path.start(at: clock.now()))
@@ -201,12 +208,14 @@ public actor Runner {
             for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, nextDiscovery, burst.due] {
                 if let candidate, candidate < wake { wake = candidate }
             }
+            if options.link?.hasCommands == true { wake = min(wake, clock.now()) }
             if let retry = storeRetryAt, retry > wake { wake = retry }
             // Something arrived during the turn: another turn at once.
             if !arrivals.isEmpty { continue }
             guard await sleep(until: wake) else { break }
         }
         disconnect()
+        options.link?.close()
         log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(sender.waiting)])
     }
 
@@ -218,6 +227,7 @@ public actor Runner {
             await takeArrivals()
             await takeBurst(at: clock.now())
             await perform(path.tick(at: clock.now()))
+            await takeCommands()
         }
         if let due = nextDiscovery, now >= due, let rediscover {
             let found = await rediscover()
@@ -307,6 +317,7 @@ public actor Runner {
         await sendWaiting()
         publisher?.take(steps, household: household)
         if publishing { await publisher?.publish(household, at: clock.now()) }
+        share(steps)
         return .recorded
     }
 

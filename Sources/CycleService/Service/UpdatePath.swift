@@ -105,6 +105,9 @@ struct UpdatePath: Sendable {
         return false
     }
 
+    /// HA answers (no outage since its last answer).
+    var reachable: Bool { outageSince == nil }
+
     /// When ``tick(at:)`` has something to do; nil while nothing is due on time.
     var nextWake: Date? {
         guard reading == nil else { return nil }

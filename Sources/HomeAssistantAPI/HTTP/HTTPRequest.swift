@@ -9,6 +9,7 @@ public struct HTTPRequest: Sendable {
         case post = "POST"
         case put = "PUT"
         case delete = "DELETE"
+        case patch = "PATCH"
     }
 
     /// The method, `GET` by default.

@@ -6,22 +6,22 @@ import Synchronization
 /// cycle runs in a moment; `onAdvance` lets a test change what Home Assistant shows as
 /// time passes. Sleeping past `stopAt` throws, which ends `Runner.run()` as a
 /// cancellation (SIGTERM) would.
-final class VirtualClock: ServiceClock {
+public final class VirtualClock: ServiceClock {
     private let current: Mutex<Date>
-    let stopAt: Date
-    let onAdvance: @Sendable (Date) -> Void
+    public let stopAt: Date
+    public let onAdvance: @Sendable (Date) -> Void
 
-    init(start: Date, stopAt: Date, onAdvance: @escaping @Sendable (Date) -> Void = { _ in }) {
+    public init(start: Date, stopAt: Date, onAdvance: @escaping @Sendable (Date) -> Void = { _ in }) {
         current = Mutex(start)
         self.stopAt = stopAt
         self.onAdvance = onAdvance
         onAdvance(start)
     }
 
-    func now() -> Date { current.withLock { $0 } }
+    public func now() -> Date { current.withLock { $0 } }
 
     /// Moves time on by `seconds` without sleeping: a request that takes that long.
-    func advance(by seconds: Double) {
+    public func advance(by seconds: Double) {
         let now = current.withLock { value in
             value = value.addingTimeInterval(seconds)
             return value
@@ -29,7 +29,7 @@ final class VirtualClock: ServiceClock {
         onAdvance(now)
     }
 
-    func sleep(until deadline: Date) async throws {
+    public func sleep(until deadline: Date) async throws {
         try Task.checkCancellation()
         guard deadline < stopAt else {
             current.withLock { $0 = stopAt }
@@ -45,11 +45,13 @@ final class VirtualClock: ServiceClock {
 }
 
 /// Log lines kept for assertions.
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     private let lines = Mutex<[String]>([])
 
-    var log: Log { Log(level: .debug) { line in self.lines.withLock { $0.append(line) } } }
-    var all: [String] { lines.withLock { $0 } }
+    public init() {}
 
-    func count(_ event: String) -> Int { all.filter { $0.contains("event=\(event) ") || $0.hasSuffix("event=\(event)") }.count }
+    public var log: Log { Log(level: .debug) { line in self.lines.withLock { $0.append(line) } } }
+    public var all: [String] { lines.withLock { $0 } }
+
+    public func count(_ event: String) -> Int { all.filter { $0.contains("event=\(event) ") || $0.hasSuffix("event=\(event)") }.count }
 }

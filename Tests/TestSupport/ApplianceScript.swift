@@ -5,34 +5,39 @@ import HTTPStandIn
 
 /// A cycle as a list of moments, each what HA shows for one appliance's roles, played
 /// into the HA stand-in as virtual time passes.
-struct ApplianceScript: Sendable {
-    var id: String
-    var lines: [(at: Date, raw: [Role: String])]
+public struct ApplianceScript: Sendable {
+    public var id: String
+    public var lines: [(at: Date, raw: [Role: String])]
 
-    func entity(_ role: Role) -> String {
+    public init(id: String, lines: [(at: Date, raw: [Role: String])]) {
+        self.id = id
+        self.lines = lines
+    }
+
+    public func entity(_ role: Role) -> String {
         role == .program ? "select.\(id)_active_program" : "sensor.\(id)_\(role.rawValue)"
     }
 
-    var tracked: TrackedAppliance {
+    public var tracked: TrackedAppliance {
         TrackedAppliance(settings: ApplianceSettings(id: id, name: Configuration.readableName(id)),
                          entities: Dictionary(uniqueKeysWithValues: [Role.operationState, .progress, .finishTime, .program].map { ($0, entity($0)) }),
                          origin: "config")
     }
 
     /// Sets the stand-in to the latest line at or before `now`.
-    func show(at now: Date, on standIn: HomeAssistantStandIn) {
+    public func show(at now: Date, on standIn: HomeAssistantStandIn) {
         guard let line = lines.last(where: { $0.at <= now }) else { return }
         for role in [Role.operationState, .progress, .finishTime, .program] {
             standIn.set(entity: entity(role), state: line.raw[role] ?? "unavailable", unit: role == .progress ? "%" : nil)
         }
     }
 
-    var observations: [Observation] { lines.map { Observation(at: $0.at, raw: $0.raw, units: [.progress: "%"]) } }
+    public var observations: [Observation] { lines.map { Observation(at: $0.at, raw: $0.raw, units: [.progress: "%"]) } }
 
     /// A dishwasher: idle, Eco 50 for about 3.5 hours with progress every 2 minutes, a
     /// finish time corrected twice, a minute of everything unavailable, a stall at 96%,
     /// `finished` for a while, then `ready`.
-    static func dishwasher(id: String = "dishwasher", start: Date) -> ApplianceScript {
+    public static func dishwasher(id: String = "dishwasher", start: Date) -> ApplianceScript {
         var lines: [(at: Date, raw: [Role: String])] = [(start, [.operationState: "ready", .program: "unknown"])]
         let program = "dishcare_dishwasher_program_eco_50"
         let runStart = start.addingTimeInterval(120)
