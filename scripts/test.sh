@@ -72,9 +72,19 @@ OLDER_PID=$!
 CYCLETRACK_HA_VERSION="$CURRENT_HA" swift test --skip-build --filter EndToEndTests || status=$?
 older=0
 wait "$OLDER_PID" || older=$?
+# The Home Assistant integration's pytest suite (pytest-homeassistant-custom-component on
+# HA 2026.11.0, in the forky root), against the cycletrack just built.
+integration=0
+if [ -n "$ROOT_PID" ]; then
+  say "the integration's tests (scripts/test-integration.sh) against $(swift build --show-bin-path)/cycletrack"
+  CYCLETRACK_BIN="$(swift build --show-bin-path)/cycletrack" scripts/test-integration.sh || integration=$?
+else
+  say "not root: the integration's tests need the forky root; skipped"
+fi
 say "---- the suites on Home Assistant $OLDER_HA ----"
 cat "$LOGS/older-ha.log"
 say "Home Assistant $CURRENT_HA: every suite $([ $status -eq 0 ] && echo passed || echo FAILED)"
 say "Home Assistant $OLDER_HA: $OLDER_HA_SUITES $([ $older -eq 0 ] && echo passed || echo FAILED)"
+say "the integration's tests $([ $integration -eq 0 ] && echo passed || echo FAILED)"
 rm -rf "$LOGS"
-[ $status -eq 0 ] && [ $older -eq 0 ]
+[ $status -eq 0 ] && [ $older -eq 0 ] && [ $integration -eq 0 ]
