@@ -31,8 +31,8 @@ public struct StatsCommand: Sendable {
           pushes             calls per cycle, median and maximum (for a replay recorded
                              with --record, the calls it planned)
           energy             kWh per cycle (median) and in total, where recorded
-  cost               what the energy cost, per cycle (median) and in total, where
-                     a price was configured
+          cost               what the energy cost, per cycle (median) and in total, where
+                             a price was configured
 
         --db, --config, --appliance, --since, --until, --program, --outcome, --source and
         --format work as for 'cycletrack query'; weeks are ISO weeks (2026-W45) of the
