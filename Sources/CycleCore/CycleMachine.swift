@@ -97,13 +97,6 @@ struct CycleMachine: Sendable, Codable, Equatable {
             case .run, .pause, .actionrequired:
                 var running = Running(cycle: CycleInfo(startedAt: transitionAt ?? observation.at), view: CycleView())
                 if before == .delayedstart { running.cycle.delayedStart = true }
-                // A plug's cycle began at the load's first reading, before this one confirmed it:
-                // its energy and cost count from then, at the power it draws now.
-                if let began = transitionAt, began < observation.at, let watts = observation.power, watts >= 0 {
-                    running.cycle.lastPowerAt = began
-                    running.cycle.lastPowerWatts = watts
-                    running.cycle.energyIntegrated = 0
-                }
                 running.absorb(observation, pause: PauseState(reading), correction: correction)
                 state = .running(running)
                 events.append(.started(running.cycle))

@@ -62,7 +62,7 @@ struct CostWithHomeAssistantTests {
              "updates": "poll", "poll": {"active_seconds": 1, "idle_seconds": 1}, "discover": false,
              "price": {"entity": "sensor.electricity_price"},
              "appliances": [{"id": "plug_washer", "power_entity": "sensor.washer_plug_power",
-                             "power_start_seconds": 2, "power_off_seconds": 4}]}
+                             "power_start_seconds": 0, "power_off_seconds": 4}]}
             """)
         // check names a TZ that is no zone instead of silently using UTC.
         let check = try CycletrackProcess.run(["check", "--config", path], environment: ["TZ": "Bogus/Zone"])
