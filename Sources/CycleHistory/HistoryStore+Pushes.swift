@@ -63,20 +63,20 @@ extension HistoryStore {
     }
 
     /// Calls left `pending` or `sending` (by a crash or a stop), oldest first.
-    public func unfinishedPushes() throws(StoreError) -> [PushRecord] {
+    public func unfinishedPushes() throws(StoreError) -> [CallRecord] {
         try perform("reading unfinished pushes") { () throws(SQLiteError) in
             try connection.rows(
-                "SELECT \(PushRecord.columns) FROM pushes WHERE status IN ('pending', 'sending') ORDER BY id",
-                [], PushRecord.init(row:))
+                "SELECT \(CallRecord.columns) FROM pushes WHERE status IN ('pending', 'sending') ORDER BY id",
+                [], CallRecord.init(row:))
         }
     }
 
     /// Every call recorded for the cycle, in the order recorded.
-    public func pushes(cycleID: Int64) throws(StoreError) -> [PushRecord] {
+    public func pushes(cycleID: Int64) throws(StoreError) -> [CallRecord] {
         try perform("reading the pushes of cycle \(cycleID)") { () throws(SQLiteError) in
             try connection.rows(
-                "SELECT \(PushRecord.columns) FROM pushes WHERE cycle_id = ?1 ORDER BY id",
-                [cycleID], PushRecord.init(row:))
+                "SELECT \(CallRecord.columns) FROM pushes WHERE cycle_id = ?1 ORDER BY id",
+                [cycleID], CallRecord.init(row:))
         }
     }
 }

@@ -33,7 +33,7 @@ struct CycleTimelinePage {
         return html
     }
 
-    private func summary(_ cycle: CycleRecord, pushes: [PushRecord], lastHeard: Date?) -> String {
+    private func summary(_ cycle: CycleRecord, pushes: [CallRecord], lastHeard: Date?) -> String {
         var figures: [(String, String)] = [
             ("Started", context.dateTime(cycle.startedAt)),
             (cycle.isOpen ? "Running for" : "Ran", TimeText.duration((cycle.endedAt ?? context.now).timeIntervalSince(cycle.startedAt))),
@@ -71,7 +71,7 @@ struct CycleTimelinePage {
     }
 
     /// "12", "12 + 2 held back", or "17 replayed + 2 held back" for a recorded replay.
-    private func pushCount(_ cycle: CycleRecord, pushes: [PushRecord]) -> String {
+    private func pushCount(_ cycle: CycleRecord, pushes: [CallRecord]) -> String {
         let held = pushes.filter { $0.status == .notSent }.count
         let replayed = pushes.filter { $0.status == .replayed }.count
         let made = replayed > 0 ? "\(cycle.pushes) replayed" : "\(cycle.pushes)"
@@ -79,7 +79,7 @@ struct CycleTimelinePage {
     }
 
     /// The progress as steps over the cycle, the push lane above it.
-    private func progressChart(_ observations: [ObservationRecord], pushes: [PushRecord], domain: ClosedRange<Double>,
+    private func progressChart(_ observations: [ObservationRecord], pushes: [CallRecord], domain: ClosedRange<Double>,
                                cycle: CycleRecord) -> String {
         let frame = ChartFrame(height: 250, top: 34, xDomain: domain, yDomain: 0...100)
         var svg = "<div class=\"chart-wrap\">"
@@ -124,14 +124,14 @@ struct CycleTimelinePage {
         return svg + "</svg></div>\n"
     }
 
-    private func legend(_ pushes: [PushRecord]) -> String {
+    private func legend(_ pushes: [CallRecord]) -> String {
         let kinds = CallKind.allCases.map { "<span><i class=\"swatch-\($0.rawValue)\"></i>\($0.rawValue)</span>" }.joined()
         let replayed = pushes.contains { $0.status == .replayed } ? "<span><i class=\"replayed\"></i>replayed (never sent)</span>" : ""
         return "<div class=\"legend\">\(kinds)<span><i class=\"held\"></i>held back</span>\(replayed)</div>\n"
     }
 
     /// `held back`, `replayed`, `sent (200)`.
-    static func statusText(_ push: PushRecord) -> String {
+    static func statusText(_ push: CallRecord) -> String {
         switch push.status {
         case .notSent: "held back"
         case .replayed: "replayed"
@@ -141,7 +141,7 @@ struct CycleTimelinePage {
 
     /// The predicted finish time (as a clock time) at each moment, the finish time the
     /// phone was shown (after the finish-time correction), and the actual end.
-    private func estimateChart(_ observations: [ObservationRecord], pushes: [PushRecord], domain: ClosedRange<Double>,
+    private func estimateChart(_ observations: [ObservationRecord], pushes: [CallRecord], domain: ClosedRange<Double>,
                                cycle: CycleRecord) -> String {
         var points = Self.steps(observations.compactMap { observation in
             observation.states[Role.finishTime.rawValue].flatMap(ISOTime.parse).map { (observation.at.timeIntervalSince1970, $0.timeIntervalSince1970) }
@@ -193,7 +193,7 @@ struct CycleTimelinePage {
         context.dateTime(date).prefix(10) == context.dateTime(start).prefix(10) ? context.clock(date) : context.dateTime(date)
     }
 
-    private func pushTable(_ pushes: [PushRecord], start: Date) -> String {
+    private func pushTable(_ pushes: [CallRecord], start: Date) -> String {
         let time = { (date: Date) in self.time(date, sameDayAs: start) }
         guard !pushes.isEmpty else { return "<p class=\"muted\">No push was made or held back for this cycle.</p>\n" }
         var html = """

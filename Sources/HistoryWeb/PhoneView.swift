@@ -31,7 +31,7 @@ struct PhoneView: Equatable {
     }
 
     /// Nil when the body isn't a Supernotify body cycletrack wrote.
-    init?(_ push: PushRecord) {
+    init?(_ push: CallRecord) {
         guard let body = try? JSONDecoder().decode(Body.self, from: Data(push.body.utf8)) else { return nil }
         kind = push.kind
         at = push.at
@@ -56,7 +56,7 @@ struct PhoneView: Equatable {
     }
 
     /// The newest call that reached Home Assistant, of the newest cycle's calls.
-    static func latest(of pushes: [PushRecord]) -> PhoneView? {
+    static func latest(of pushes: [CallRecord]) -> PhoneView? {
         pushes.last { $0.status == .sent }.flatMap(PhoneView.init)
     }
 }

@@ -17,11 +17,11 @@ import Testing
         _ = try store.recordPush(cycleID: nil, applianceID: "dishwasher", at: t(130), kind: .clear, reason: "stale activity", body: "{}", status: .pending)
 
         #expect(try store.pushes(cycleID: cycle) == [
-            PushRecord(id: start, cycleID: cycle, applianceID: "dishwasher", at: t(1), kind: .start, reason: "cycle started",
+            CallRecord(id: start, cycleID: cycle, applianceID: "dishwasher", at: t(1), kind: .start, reason: "cycle started",
                        body: #"{"message":"Dishwasher started"}"#, status: .sent, httpStatus: 200, error: nil, latencyMs: 182.5, finishedAt: t(2)),
-            PushRecord(id: held, cycleID: cycle, applianceID: "dishwasher", at: t(60), kind: .quiet, reason: "progress 10",
+            CallRecord(id: held, cycleID: cycle, applianceID: "dishwasher", at: t(60), kind: .quiet, reason: "progress 10",
                        body: "{}", status: .notSent, httpStatus: nil, error: nil, latencyMs: nil, finishedAt: t(60)),
-            PushRecord(id: failed, cycleID: cycle, applianceID: "dishwasher", at: t(120), kind: .quiet, reason: "progress 20",
+            CallRecord(id: failed, cycleID: cycle, applianceID: "dishwasher", at: t(120), kind: .quiet, reason: "progress 20",
                        body: "{}", status: .failed, httpStatus: 502, error: "Bad Gateway", latencyMs: 30, finishedAt: t(121)),
         ])
         // start and the failed quiet call count; the held one does not.

@@ -20,7 +20,7 @@ import Glibc
     /// Runner wiring shared by the tests; `sink` defaults to the stand-in through HA's client.
     private func runner(
         _ appliances: [TrackedAppliance], standIn: HomeAssistantStandIn, database: String, clock: VirtualClock,
-        capture: LogCapture, sink: (any NotifySink)? = nil, source: (any ApplianceStateSource)? = nil
+        capture: LogCapture, sink: (any CallSink)? = nil, source: (any ApplianceStateSource)? = nil
     ) throws -> Runner {
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: standIn.baseURL, token: standIn.token, http: HTTPClient()))
         var options = Runner.Options(activePollSeconds: 10, idlePollSeconds: 30, dailyPushLimit: 400, rediscoverSeconds: nil)
@@ -292,14 +292,14 @@ final class WriteLockHolder: @unchecked Sendable {
 }
 
 /// Forwards to HA, and tells `observe` about each call after HA answered it.
-struct ObservingSink: NotifySink {
-    let base: any NotifySink
-    let observe: @Sendable (NotifyRequest) -> Void
-    init(_ base: any NotifySink, observe: @escaping @Sendable (NotifyRequest) -> Void) {
+struct ObservingSink: CallSink {
+    let base: any CallSink
+    let observe: @Sendable (CallRequest) -> Void
+    init(_ base: any CallSink, observe: @escaping @Sendable (CallRequest) -> Void) {
         self.base = base
         self.observe = observe
     }
-    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+    func notify(_ request: CallRequest) async -> ServiceCallOutcome {
         let outcome = await base.notify(request)
         observe(request)
         return outcome
@@ -307,14 +307,14 @@ struct ObservingSink: NotifySink {
 }
 
 /// Answers 503 for the calls `refuses` picks, without forwarding them; forwards the rest.
-struct FailingSink: NotifySink {
-    let base: any NotifySink
-    let refuses: @Sendable (NotifyRequest) -> Bool
-    init(_ base: any NotifySink, refuses: @escaping @Sendable (NotifyRequest) -> Bool) {
+struct FailingSink: CallSink {
+    let base: any CallSink
+    let refuses: @Sendable (CallRequest) -> Bool
+    init(_ base: any CallSink, refuses: @escaping @Sendable (CallRequest) -> Bool) {
         self.base = base
         self.refuses = refuses
     }
-    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+    func notify(_ request: CallRequest) async -> ServiceCallOutcome {
         guard refuses(request) else { return await base.notify(request) }
         return ServiceCallOutcome(status: 503, error: .server(status: 503, path: "/api/services/supernotify/notify"), latencyMs: 1)
     }

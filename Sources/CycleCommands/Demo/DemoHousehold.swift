@@ -50,12 +50,12 @@ struct DemoHousehold: ApplianceStateSource {
 
 /// The demo's stand-in for Supernotify: prints each call as a person would read it and
 /// answers 200, as HA does.
-struct DemoPrinter: NotifySink {
+struct DemoPrinter: CallSink {
     let clock: AcceleratedClock
     let timeZone: LocalTimeZone
     let write: @Sendable (String) -> Void
 
-    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+    func notify(_ request: CallRequest) async -> ServiceCallOutcome {
         write(Self.line(request, at: clock.now(), timeZone: timeZone))
         return ServiceCallOutcome(status: 200, error: nil, latencyMs: 0)
     }
@@ -66,7 +66,7 @@ struct DemoPrinter: NotifySink {
     }
 
     /// "08:02  dishwasher  start     Dishwasher started: Eco 50°C"
-    static func line(_ request: NotifyRequest, at time: Date, timeZone: LocalTimeZone) -> String {
+    static func line(_ request: CallRequest, at time: Date, timeZone: LocalTimeZone) -> String {
         let fields = (try? JSONDecoder().decode(JSONTree.self, from: Data(request.body.utf8))) ?? .null
         guard case .object(let body) = fields else { return request.body }
         var text = ""

@@ -50,13 +50,13 @@ public protocol ApplianceEventSource: Sendable {
 
 /// One `supernotify.notify` call to make: the body is what goes over the wire; the
 /// rest is for sinks that show calls to a person (the demo).
-public struct NotifyRequest: Sendable {
+public struct CallRequest: Sendable {
     public var applianceID: String
     public var kind: CallKind
     public var body: String
 }
 
 /// Where the runner sends Supernotify calls: Home Assistant, or the demo's printer.
-public protocol NotifySink: Sendable {
-    func notify(_ request: NotifyRequest) async -> ServiceCallOutcome
+public protocol CallSink: Sendable {
+    func notify(_ request: CallRequest) async -> ServiceCallOutcome
 }

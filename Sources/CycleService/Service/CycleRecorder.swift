@@ -56,7 +56,7 @@ public final class CycleRecorder {
     /// What one event's recording gives the sender.
     public struct Recorded {
         /// The calls to send, in order, each recorded as `pending`.
-        var calls: [OutgoingCall] = []
+        var calls: [QueuedCall] = []
         /// Appliances whose new cycle superseded calls not yet sent: every queued call of
         /// the appliance up to push id `through` is void.
         var superseded: [(applianceID: String, through: Int64)] = []
@@ -155,7 +155,7 @@ public final class CycleRecorder {
                 let owner = call.kind == .reminder && cycleID == nil ? try store.lastCycleID(applianceID: id, startedBy: call.at) : cycleID
                 let pushID = try store.recordPush(cycleID: owner, applianceID: id, at: call.at, kind: call.kind,
                                                   reason: call.reason, body: body, status: status)
-                recorded.calls.append(OutgoingCall(pushID: pushID, applianceID: id, kind: call.kind, reason: call.reason,
+                recorded.calls.append(QueuedCall(pushID: pushID, applianceID: id, kind: call.kind, reason: call.reason,
                                                    at: call.at, body: body))
             case .cycleEnded(let endedAt, let outcome):
                 if let open = cycleID {

@@ -3,7 +3,7 @@ import HomeAssistantAPI
 import CycleCore
 
 /// Home Assistant as the runner sees it: states to poll, and `supernotify.notify` to call.
-public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, NotifySink, HomeAssistantSurface {
+public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, CallSink, HomeAssistantSurface {
     public let client: HomeAssistantClient
 
     public init(client: HomeAssistantClient) {
@@ -60,7 +60,7 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
         return true
     }
 
-    public func notify(_ request: NotifyRequest) async -> ServiceCallOutcome {
+    public func notify(_ request: CallRequest) async -> ServiceCallOutcome {
         await client.callService(domain: "supernotify", service: "notify", body: request.body)
     }
 

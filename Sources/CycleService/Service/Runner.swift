@@ -79,7 +79,7 @@ public actor Runner {
     let options: Options
     let store: HistoryStore
     let recorder: CycleRecorder
-    let sender: PushSender
+    let sender: CallSender
     let publisher: HomeAssistantPublisher?
     let source: any ApplianceStateSource
     let events: (any ApplianceEventSource)?
@@ -136,7 +136,7 @@ public actor Runner {
         sourceName: CycleSource,
         options: Options,
         source: any ApplianceStateSource,
-        sink: any NotifySink,
+        sink: any CallSink,
         events: (any ApplianceEventSource)? = nil,
         surface: (any HomeAssistantSurface)? = nil,
         clock: any ServiceClock,
@@ -147,7 +147,7 @@ public actor Runner {
                                      acceptEmptyFile: true)
         self.store = store
         self.recorder = CycleRecorder(store: store, source: sourceName)
-        self.sender = PushSender(store: store, sink: sink, clock: clock, log: log,
+        self.sender = CallSender(store: store, sink: sink, clock: clock, log: log,
                                  staleAfterSeconds: options.resendPendingWithinSeconds)
         let link = options.link
         self.publisher = surface != nil || link != nil

@@ -3,7 +3,7 @@ import CSQLite
 import FoundationEssentials
 
 /// One row of `pushes`: a Supernotify call made, in flight, or held back.
-public struct PushRecord: Sendable, Equatable {
+public struct CallRecord: Sendable, Equatable {
     public var id: Int64
     public var cycleID: Int64?
     public var applianceID: String

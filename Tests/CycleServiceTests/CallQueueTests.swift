@@ -6,19 +6,19 @@ import Testing
 
 /// The delivery policy as tables: calls queued, tried, answered, superseded, recovered;
 /// no store, no HA, no clock.
-@Suite struct DeliveryQueueTests {
+@Suite struct CallQueueTests {
     static func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
-    static func call(_ id: Int64, _ kind: CallKind, _ appliance: String = "dw", at seconds: Double = 0) -> OutgoingCall {
-        OutgoingCall(pushID: id, applianceID: appliance, kind: kind, reason: "test", at: at(seconds), body: "{}")
+    static func call(_ id: Int64, _ kind: CallKind, _ appliance: String = "dw", at seconds: Double = 0) -> QueuedCall {
+        QueuedCall(pushID: id, applianceID: appliance, kind: kind, reason: "test", at: at(seconds), body: "{}")
     }
 
-    static func heads(_ queue: DeliveryQueue, at seconds: Double) -> [Int64] {
+    static func heads(_ queue: CallQueue, at seconds: Double) -> [Int64] {
         queue.appliances.compactMap { queue.head(of: $0, at: at(seconds))?.pushID }
     }
 
     @Test func eachAppliancesCallsGoInOrderAndAWaitingOneHoldsBackOnlyItsOwn() {
-        var queue = DeliveryQueue(staleAfterSeconds: 300)
+        var queue = CallQueue(staleAfterSeconds: 300)
         queue.enqueue([Self.call(1, .start), Self.call(2, .clear, "wm"), Self.call(3, .quiet), Self.call(4, .end, "wm")])
         #expect(Self.heads(queue, at: 0) == [1, 2])
         #expect(queue.answered(Self.call(1, .start), succeeded: true, at: Self.at(0), jitter: 0) == .sent)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (CallKind.start, true, DeliveryQueue.Verdict.sent),
+        (CallKind.start, true, CallQueue.Verdict.sent),
         (.start, false, .failed),
         (.progress, false, .failed),
         (.quiet, false, .failed),
@@ -43,15 +43,15 @@ import Testing
         (.clear, false, .retry(seconds: 5)),
         (.clear, true, .sent),
     ])
-    func anAlertingCallGoesOutAtMostOnceAClearAtLeastOnce(kind: CallKind, succeeded: Bool, verdict: DeliveryQueue.Verdict) {
-        var queue = DeliveryQueue(staleAfterSeconds: 300)
+    func anAlertingCallGoesOutAtMostOnceAClearAtLeastOnce(kind: CallKind, succeeded: Bool, verdict: CallQueue.Verdict) {
+        var queue = CallQueue(staleAfterSeconds: 300)
         queue.enqueue([Self.call(1, kind)])
         #expect(queue.answered(Self.call(1, kind), succeeded: succeeded, at: Self.at(0), jitter: 0) == verdict)
         #expect(queue.waiting == (verdict == .retry(seconds: 5) ? 1 : 0))
     }
 
     @Test func aCallTheStoreCouldNotMarkWaitsAndIsGivenUpWhenStaleUnlessAClear() {
-        var queue = DeliveryQueue(staleAfterSeconds: 300)
+        var queue = CallQueue(staleAfterSeconds: 300)
         queue.enqueue([Self.call(1, .end), Self.call(2, .clear, "wm")])
         #expect(queue.markRefused(Self.call(1, .end), at: Self.at(10), jitter: 0) == .wait(until: Self.at(15)))
         #expect(queue.head(of: "dw", at: Self.at(14)) == nil)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aNewCyclesStartSupersedesWhatItsApplianceStillWaitsFor() {
-        var queue = DeliveryQueue(staleAfterSeconds: 300)
+        var queue = CallQueue(staleAfterSeconds: 300)
         queue.enqueue([Self.call(1, .clear), Self.call(2, .end), Self.call(3, .clear, "wm")])
         _ = queue.answered(Self.call(1, .clear), succeeded: false, at: Self.at(0), jitter: 0)
         queue.enqueue([Self.call(4, .start)])
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func anAnswerForACallSupersededMeanwhileLeavesTheQueueAlone() {
-        var queue = DeliveryQueue(staleAfterSeconds: 300)
+        var queue = CallQueue(staleAfterSeconds: 300)
         queue.enqueue([Self.call(1, .quiet)])
         _ = queue.supersede(applianceID: "dw", through: 1)
         queue.enqueue([Self.call(2, .start)])
@@ -81,16 +81,16 @@ import Testing
         #expect(Self.heads(queue, at: 0) == [2])
     }
 
-    static func push(_ id: Int64, _ kind: CallKind, _ status: PushStatus, at seconds: Double) -> PushRecord {
-        PushRecord(id: id, cycleID: 1, applianceID: "dw", at: at(seconds), kind: kind, reason: "test", body: "{}",
+    static func push(_ id: Int64, _ kind: CallKind, _ status: PushStatus, at seconds: Double) -> CallRecord {
+        CallRecord(id: id, cycleID: 1, applianceID: "dw", at: at(seconds), kind: kind, reason: "test", body: "{}",
                    status: status, httpStatus: nil, error: nil, latencyMs: nil, finishedAt: nil)
     }
 
     @Test func whatALastRunLeftIsSentAgainOnlyWhereThatKeepsTheRules() {
-        let queue = DeliveryQueue(staleAfterSeconds: 300)
+        let queue = CallQueue(staleAfterSeconds: 300)
         let stale = "planned but stale when the service restarted"
         let inFlight = "in flight when the service stopped; not sent again (alerting calls go out at most once)"
-        let rows: [(PushRecord, DeliveryQueue.Recovery)] = [
+        let rows: [(CallRecord, CallQueue.Recovery)] = [
             (Self.push(1, .quiet, .pending, at: 900), .resend),
             (Self.push(2, .quiet, .pending, at: 0), .abandon(reason: stale)),
             (Self.push(3, .progress, .sending, at: 900), .abandon(reason: inFlight)),

@@ -5,7 +5,7 @@ import FoundationEssentials
 
 /// A recorded call on its way to Home Assistant: its push id, and the body exactly as
 /// recorded (serialised once, by the recorder).
-struct OutgoingCall: Sendable, Equatable {
+struct QueuedCall: Sendable, Equatable {
     var pushID: Int64
     var applianceID: String
     var kind: CallKind
@@ -29,13 +29,13 @@ struct OutgoingCall: Sendable, Equatable {
 /// - a new cycle's start supersedes whatever of its appliance is still waiting.
 ///
 /// Not `Sendable`: the runner actor owns it; its async methods run on that actor.
-final class PushSender {
+final class CallSender {
     private let store: HistoryStore
-    private let sink: any NotifySink
+    private let sink: any CallSink
     private let clock: any ServiceClock
     private let log: Log
     /// Per appliance, the calls not yet sent, and what each outcome means.
-    private var queue: DeliveryQueue
+    private var queue: CallQueue
     /// Outcomes HA gave that the store could not take yet: written at the next chance.
     private var unrecorded: [(pushID: Int64, status: PushStatus, http: Int?, error: String?, latency: Double?, at: Date)] = []
     private var saidSupernotifyMissing = false
@@ -43,12 +43,12 @@ final class PushSender {
     private var tokenVerdicts: [Bool] = []
     private var jitter = SystemRandomNumberGenerator()
 
-    init(store: HistoryStore, sink: any NotifySink, clock: any ServiceClock, log: Log, staleAfterSeconds: Double = 300) {
+    init(store: HistoryStore, sink: any CallSink, clock: any ServiceClock, log: Log, staleAfterSeconds: Double = 300) {
         self.store = store
         self.sink = sink
         self.clock = clock
         self.log = log
-        queue = DeliveryQueue(staleAfterSeconds: staleAfterSeconds)
+        queue = CallQueue(staleAfterSeconds: staleAfterSeconds)
     }
 
     /// What HA's answers to calls said of the token since the runner last asked, in
@@ -65,7 +65,7 @@ final class PushSender {
     var nextRetry: Date? { queue.nextRetry }
 
     /// Queues recorded calls behind the ones already waiting.
-    func enqueue(_ calls: [OutgoingCall]) {
+    func enqueue(_ calls: [QueuedCall]) {
         queue.enqueue(calls)
     }
 
@@ -96,7 +96,7 @@ final class PushSender {
 
     /// Tries one call; true when it is done with (sent, failed for good, or given up),
     /// false when it must wait at the head of its queue.
-    private nonisolated(nonsending) func send(_ call: OutgoingCall) async -> Bool {
+    private nonisolated(nonsending) func send(_ call: QueuedCall) async -> Bool {
         guard mark(call.pushID, .sending, nil, nil, nil) else {
             // Unrecorded, a call must not go out: if it did and the process died, a
             // restart would find it `pending` and send it again.
@@ -108,7 +108,7 @@ final class PushSender {
         if log.enabled(.debug) {
             log.debug("call_body", ["json": CallLine.jsonl(at: call.at, kind: call.kind, body: call.body)])
         }
-        let result = await sink.notify(NotifyRequest(applianceID: call.applianceID, kind: call.kind, body: call.body))
+        let result = await sink.notify(CallRequest(applianceID: call.applianceID, kind: call.kind, body: call.body))
         if let status = result.status { tokenVerdicts.append(status != 401) }
         let finished = clock.now()
         let error = result.error?.description ?? "HTTP \(result.status.map(String.init) ?? "-")"
@@ -186,13 +186,13 @@ final class PushSender {
     // MARK: Restarts
 
     /// Takes up the calls a previous run left `pending` or `sending`, as
-    /// ``DeliveryQueue/recovery(of:at:)`` says.
-    func recover(_ unfinished: [PushRecord]) {
+    /// ``CallQueue/recovery(of:at:)`` says.
+    func recover(_ unfinished: [CallRecord]) {
         for (push, recovery) in zip(unfinished, queue.recovery(of: unfinished, at: clock.now())) {
             switch recovery {
             case .resend:
                 log.info("call_recovered", ["appliance": push.applianceID, "kind": push.kind.rawValue, "was": push.status.rawValue])
-                queue.enqueue([OutgoingCall(pushID: push.id, applianceID: push.applianceID, kind: push.kind, reason: "recovered",
+                queue.enqueue([QueuedCall(pushID: push.id, applianceID: push.applianceID, kind: push.kind, reason: "recovered",
                                             at: push.at, body: push.body)])
             case .abandon(let why):
                 mark(push.id, .abandoned, nil, why, nil)

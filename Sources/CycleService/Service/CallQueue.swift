@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// The delivery policy as a value (docs/PUSHES.md, "Delivery"): per appliance a FIFO of
 /// recorded calls, when each may be tried, and what a try's outcome means. No I/O and
-/// no clock: ``PushSender`` marks the store and calls HA, and tells this what happened.
+/// no clock: ``CallSender`` marks the store and calls HA, and tells this what happened.
 ///
 /// - Each appliance's calls go strictly in order; an appliance waiting (a clear that
 ///   failed, a mark the store refused) holds back only its own.
@@ -14,11 +14,11 @@ import FoundationEssentials
 /// - A call the store could not mark `sending` waits; given up once older than
 ///   `staleAfterSeconds` (a clear never is).
 /// - A new cycle's start supersedes whatever of its appliance still waits.
-struct DeliveryQueue: Sendable {
+struct CallQueue: Sendable {
     /// A call planned but not yet tried goes out only while younger than this (a
     /// clear, and an end waiting for its clear, always).
     let staleAfterSeconds: Double
-    private var queues: [String: [OutgoingCall]] = [:]
+    private var queues: [String: [QueuedCall]] = [:]
     private var order: [String] = []
     private var retryAt: [String: Date] = [:]
     private var backoff: [String: Backoff] = [:]
@@ -62,7 +62,7 @@ struct DeliveryQueue: Sendable {
     /// The appliances with calls, in the order their first call came.
     var appliances: [String] { order }
 
-    mutating func enqueue(_ calls: [OutgoingCall]) {
+    mutating func enqueue(_ calls: [QueuedCall]) {
         for call in calls {
             if queues[call.applianceID] == nil { order.append(call.applianceID) }
             queues[call.applianceID, default: []].append(call)
@@ -70,7 +70,7 @@ struct DeliveryQueue: Sendable {
     }
 
     /// Drops the appliance's waiting calls up to push id `through`; returns them.
-    mutating func supersede(applianceID: String, through: Int64) -> [OutgoingCall] {
+    mutating func supersede(applianceID: String, through: Int64) -> [QueuedCall] {
         guard let queue = queues[applianceID] else { return [] }
         let dropped = queue.filter { $0.pushID <= through }
         guard !dropped.isEmpty else { return [] }
@@ -81,13 +81,13 @@ struct DeliveryQueue: Sendable {
     }
 
     /// The appliance's call to try now, if one may go.
-    func head(of applianceID: String, at now: Date) -> OutgoingCall? {
+    func head(of applianceID: String, at now: Date) -> QueuedCall? {
         if let retry = retryAt[applianceID], retry > now { return nil }
         return queues[applianceID]?.first
     }
 
     /// The store refused to mark `call` (the appliance's head) as sending.
-    mutating func markRefused(_ call: OutgoingCall, at now: Date, jitter: Double) -> Refusal {
+    mutating func markRefused(_ call: QueuedCall, at now: Date, jitter: Double) -> Refusal {
         if call.kind != .clear, now.timeIntervalSince(call.at) > staleAfterSeconds {
             removeHead(call)
             return .abandon
@@ -98,7 +98,7 @@ struct DeliveryQueue: Sendable {
     }
 
     /// HA answered `call` (the appliance's head) at `now`.
-    mutating func answered(_ call: OutgoingCall, succeeded: Bool, at now: Date, jitter: Double) -> Verdict {
+    mutating func answered(_ call: QueuedCall, succeeded: Bool, at now: Date, jitter: Double) -> Verdict {
         if succeeded {
             removeHead(call)
             retryAt[call.applianceID] = nil
@@ -118,7 +118,7 @@ struct DeliveryQueue: Sendable {
     /// store's order): a clear is sent again (at least once), and so is an end waiting
     /// behind a clear still unaccepted; an alerting call that may have gone out
     /// (`sending`) is not (at most once); a call never tried goes out while fresh.
-    func recovery(of unfinished: [PushRecord], at now: Date) -> [Recovery] {
+    func recovery(of unfinished: [CallRecord], at now: Date) -> [Recovery] {
         var clearWaiting: Set<String> = []
         return unfinished.map { push in
             let fresh = push.status == .pending && now.timeIntervalSince(push.at) <= staleAfterSeconds
@@ -134,7 +134,7 @@ struct DeliveryQueue: Sendable {
     }
 
     /// Removes `call` from the head of its queue (unless a supersession took it meanwhile).
-    private mutating func removeHead(_ call: OutgoingCall) {
+    private mutating func removeHead(_ call: QueuedCall) {
         if queues[call.applianceID]?.first?.pushID == call.pushID { queues[call.applianceID]?.removeFirst() }
     }
 
