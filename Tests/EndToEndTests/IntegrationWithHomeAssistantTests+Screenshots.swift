@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The last step of the integration's scenario, on the same Home Assistant: its frontend
+/// A step of the integration's scenario (the cycle running), on the same Home Assistant: its frontend
 /// in headless Chromium (logged in by trusted_networks), the dishwasher's device page,
 /// the service's device page and the integration's page, each checked for what it must
 /// show (the page text, shadow roots included) and for showing no secret, and
@@ -18,7 +18,7 @@ extension IntegrationWithHomeAssistantTests {
     }()
 
     static let screenshotWidth = 1280
-    static let screenshotHeight = 1100
+    static let screenshotHeight = 1800
 
     struct Page {
         var file: String
@@ -34,11 +34,11 @@ extension IntegrationWithHomeAssistantTests {
         }
         let pages = [
             Page(file: "ha-device-dishwasher.png", path: "/config/devices/device/\(ids.applianceDevice)",
-                 shows: ["Dishwasher", "Cycle state", "Finished", "Progress step", "End Live Activity", "Live Activity", "Last cycle duration"]),
+                 shows: ["Dishwasher", "Cycle state", "Running", "Progress step", "End Live Activity", "Notify start", "Last cycle duration"]),
             Page(file: "ha-service-device.png", path: "/config/devices/device/\(ids.serviceDevice)",
                  shows: ["cycletrack", "Appliance cycle service", "Pushes today", "Pushes left today"]),
             Page(file: "ha-integration-entry.png", path: "/config/integrations/integration/cycletrack",
-                 shows: ["cycletrack", "Dishwasher"]),
+                 shows: ["cycletrack", "1 service", "entities"]),
         ]
         let secrets = [try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
                        try String(contentsOfFile: scratch.path + "/cycletrack.api-key", encoding: .utf8)

@@ -165,6 +165,7 @@ struct IntegrationWithHomeAssistantTests {
     @Test("Set up in HA's UI; entities on the dishwasher's device; number and button steer the running cycle; a service restart is seen and sends nothing twice; the device pages in Chromium")
     func integrationEndToEnd() async throws {
         var service = try startService()
+        defer { if service.process.isRunning { _ = stop(service) } }
         let entry = try await setUpThroughConfigFlow()
         #expect(entry["domain"] as? String == "cycletrack")
         let instanceID = try await serviceInstanceID()
@@ -203,6 +204,8 @@ struct IntegrationWithHomeAssistantTests {
         #expect(try await ha.state(ids.cycleState)?["state"] as? String == "running")
         try await show(["operation_state": "run", "progress": 60], to: service)
         #expect(try calls(after: beforeRestart).isEmpty, "nothing sent again after the restart")
+        // The device pages while the cycle runs, from the frontend of this same HA.
+        try await takeScreenshots(ids: ids)
 
         try await show(["operation_state": "finished", "progress": 100], to: service)
         try await waitForState(ids.cycleState, "finished") { $0 == "finished" }
@@ -213,7 +216,6 @@ struct IntegrationWithHomeAssistantTests {
         let all = try ha.supernotifyCalls().map(\.canonicalData)
         #expect(Set(all).count == all.count, "no call twice")
 
-        try await takeScreenshots(ids: ids)
         let result = stop(service)
         #expect(result.status == 0)
         #expect(!result.stderr.contains(try apiKey), "the service never logs its key")
