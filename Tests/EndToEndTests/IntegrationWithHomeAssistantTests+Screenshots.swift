@@ -18,11 +18,12 @@ extension IntegrationWithHomeAssistantTests {
     }()
 
     static let screenshotWidth = 1280
-    static let screenshotHeight = 1800
 
     struct Page {
         var file: String
         var path: String
+        /// The viewport's height: the page's cards, not much blank below.
+        var height: Int
         var shows: [String]
     }
 
@@ -33,11 +34,11 @@ extension IntegrationWithHomeAssistantTests {
             return
         }
         let pages = [
-            Page(file: "ha-device-dishwasher.png", path: "/config/devices/device/\(ids.applianceDevice)",
+            Page(file: "ha-device-dishwasher.png", path: "/config/devices/device/\(ids.applianceDevice)", height: 1960,
                  shows: ["Dishwasher", "Cycle state", "Running", "Progress step", "End Live Activity", "Notify start", "Last cycle duration"]),
-            Page(file: "ha-service-device.png", path: "/config/devices/device/\(ids.serviceDevice)",
+            Page(file: "ha-service-device.png", path: "/config/devices/device/\(ids.serviceDevice)", height: 720,
                  shows: ["cycletrack", "Appliance cycle service", "Pushes today", "Pushes left today"]),
-            Page(file: "ha-integration-entry.png", path: "/config/integrations/integration/cycletrack",
+            Page(file: "ha-integration-entry.png", path: "/config/integrations/integration/cycletrack", height: 480,
                  shows: ["cycletrack", "1 service", "entities"]),
         ]
         let secrets = [try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
@@ -46,12 +47,12 @@ extension IntegrationWithHomeAssistantTests {
         let browser = try ChromiumDevTools(profile: scratch.path + "/chromium")
         defer { browser.close() }
         for page in pages {
-            try browser.open(ha.url.absoluteString + page.path, width: Self.screenshotWidth, height: Self.screenshotHeight)
+            try browser.open(ha.url.absoluteString + page.path, width: Self.screenshotWidth, height: page.height)
             let text = try browser.waitForText(containing: page.shows, timeout: .seconds(120))
             #expect(text.hasPrefix(ha.url.absoluteString + page.path), "logged in by itself, on \(page.path): \(text.prefix(200))")
             #expect(!secrets.contains { text.contains($0) }, "\(page.file) shows no token or key")
             let png = try browser.screenshot()
-            #expect(Self.pngSize(png).map { [$0.width, $0.height] } == [Self.screenshotWidth, Self.screenshotHeight], "\(page.file)")
+            #expect(Self.pngSize(png).map { [$0.width, $0.height] } == [Self.screenshotWidth, page.height], "\(page.file)")
             let path = Self.screenshotFolder + "/" + page.file
             try png.write(to: URL(fileURLWithPath: path))
             print("IntegrationWithHomeAssistantTests: \(path) (\(png.count) bytes)")

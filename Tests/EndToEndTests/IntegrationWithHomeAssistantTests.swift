@@ -40,7 +40,9 @@ struct IntegrationWithHomeAssistantTests {
     init() async throws {
         ha = try HomeAssistantProcess()
         try Self.install(into: ha.configDirectory)
+        let started = ContinuousClock.now
         try await ha.start()
+        print("IntegrationWithHomeAssistantTests: Home Assistant started in \(ContinuousClock.now - started)")
         scratch = try Scratch()
         apiPort = try HomeAssistantProcess.freePort()
     }
@@ -205,7 +207,9 @@ struct IntegrationWithHomeAssistantTests {
         try await show(["operation_state": "run", "progress": 60], to: service)
         #expect(try calls(after: beforeRestart).isEmpty, "nothing sent again after the restart")
         // The device pages while the cycle runs, from the frontend of this same HA.
+        let screenshotsStarted = ContinuousClock.now
         try await takeScreenshots(ids: ids)
+        print("IntegrationWithHomeAssistantTests: the pages in Chromium took \(ContinuousClock.now - screenshotsStarted)")
 
         try await show(["operation_state": "finished", "progress": 100], to: service)
         try await waitForState(ids.cycleState, "finished") { $0 == "finished" }
