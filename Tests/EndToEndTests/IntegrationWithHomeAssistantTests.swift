@@ -108,11 +108,7 @@ struct IntegrationWithHomeAssistantTests {
     /// Shows `values` in HA, then waits until the service has polled twice, so it has seen them.
     private func show(_ values: [String: Any], to service: CycletrackProcess) async throws {
         try await ha.setAppliance(values)
-        let before = service.stderrSoFar.components(separatedBy: "event=polled").count
-        let deadline = Date().addingTimeInterval(30)
-        while service.stderrSoFar.components(separatedBy: "event=polled").count < before + 2, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await service.waitForPolls(2)
     }
 
     // MARK: Home Assistant
