@@ -10,7 +10,7 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 from .client import CycletrackClient
 from .const import CONF_PANEL
 from .coordinator import CycletrackConfigEntry, CycletrackCoordinator, CycletrackRuntimeData
-from .devices import async_remove_empty_devices
+from .devices import async_reload_on_device_change, async_remove_empty_devices
 from .entity import service_device_info
 from .issues import async_watch_issues
 from .panel import async_register_panel, async_remove_panel
@@ -39,6 +39,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -
     coordinator.service_device_id = service_device.id
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     async_remove_empty_devices(hass, entry)
+    entry.async_on_unload(async_reload_on_device_change(hass, entry))
 
     async_watch_issues(hass, entry)
     if entry.options.get(CONF_PANEL, False):

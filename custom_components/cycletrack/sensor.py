@@ -55,6 +55,7 @@ APPLIANCE_SENSORS: tuple[ApplianceSensorDescription, ...] = (
     ApplianceSensorDescription(
         key="progress",
         native_unit_of_measurement=PERCENTAGE,
+        suggested_display_precision=0,
         state_class=SensorStateClass.MEASUREMENT,
         value=lambda a: a.progress,
     ),

@@ -233,6 +233,8 @@ async def test_reconfigure(
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
     assert mock_config_entry.data == {CONF_URL: service.url, CONF_API_KEY: service.api_key}
+    # The entry reloads in the background: let it finish before the test's teardown.
+    await hass.async_block_till_done()
 
 
 async def test_options_panel(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:

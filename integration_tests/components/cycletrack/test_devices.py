@@ -54,3 +54,30 @@ async def test_appliance_found_on_a_device_leaves_its_own(
     assert entities.async_get(entities.async_get_entity_id("sensor", DOMAIN, unique_id)).device_id == dryer.id
     assert devices.async_get(own_device) is None
     assert devices.async_get(dryer.id).config_entry_id == other.entry_id
+
+
+async def test_device_found_while_loaded_moves_the_entities(
+    hass: HomeAssistant,
+    stand_in: StandInService,
+    loaded_entry: MockConfigEntry,
+    home_connect_device: dr.DeviceEntry,
+) -> None:
+    """Discovery finds the dryer's device while the entry runs (the service started before
+    Home Assistant and discovered again later): the entry reloads by itself and the
+    dryer's entities move onto that device; its own device is gone."""
+    devices = dr.async_get(hass)
+    entities = er.async_get(hass)
+    unique_id = f"{stand_in.instance_id}_{stand_in.own_appliance}_cycle_state"
+    entity_id = entities.async_get_entity_id("sensor", DOMAIN, unique_id)
+    own_device = entities.async_get(entity_id).device_id
+    other = MockConfigEntry(domain="home_connect")
+    other.add_to_hass(hass)
+    dryer = devices.async_get_or_create(
+        config_entry_id=other.entry_id, identifiers={("home_connect", "BOSCH-WTX87-2")}, name="Dryer"
+    )
+
+    stand_in.server.update_appliance(stand_in.own_appliance, device_id=dryer.id)
+    await wait_until(hass, lambda: entities.async_get(entity_id).device_id == dryer.id, "the dryer's entities moved")
+    await hass.async_block_till_done()
+    assert devices.async_get(own_device) is None
+    assert hass.states.get(entity_id).state != "unavailable"
