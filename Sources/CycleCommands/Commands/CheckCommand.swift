@@ -129,6 +129,7 @@ struct CheckCommand {
                            found.map { "\(entity) = \($0.state)" } ?? "\(entity) does not exist in Home Assistant")
             }
         }
+        for row in await peopleRows(config, client: client) { report.add(row.check, ok: row.ok, row.detail) }
         addSettings(appliances, config: config, into: &report)
         if appliances.isEmpty {
             let why = switch (config.discover, discoveryError) {
