@@ -65,7 +65,7 @@ import Testing
         (#"{"presence_wait_hours": 200}"#,
          "c.json: 'presence_wait_hours' expects a whole number from 1 to 168, found the number 200"),
         (#"{"people": [{"entity": "person.a", "langauge": "de"}]}"#,
-         "c.json: unknown key 'people[0].langauge'; known keys here: entity, target, kinds, quiet_hours, texts"),
+         "c.json: unknown key 'people[0].langauge' (did you mean 'language'?)"),
     ])
     func badValuesNameTheKey(json: String, expected: String) {
         #expect(message(json) == expected)
