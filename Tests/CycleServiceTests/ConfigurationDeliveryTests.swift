@@ -41,7 +41,7 @@ import Testing
         #expect(none.delivery.quietHours == nil && none.delivery.people.isEmpty && none.delivery.presenceWaitSeconds == 12 * 3600)
         let addOn = try parse(#"{"quiet_hours": "", "people": [], "presence_wait_hours": 12, "appliances": [{"id": "a", "quiet_hours": ""}]}"#)
         #expect(addOn.delivery.quietHours == nil && addOn.delivery.people.isEmpty)
-        #expect(addOn.appliances.first?.settings.quietHours == .off)
+        #expect(addOn.appliances.first?.settings.quietHours == nil, "empty: the household's, as the add-on says")
         let person = try parse(#"{"people": [{"entity": "person.alice", "target": [], "kinds": []}]}"#)
         #expect(person.delivery.people.first?.target == ["person.alice"], "an empty list is the add-on's unset list")
         #expect(person.delivery.people.first?.kinds == PersonSettings.allKinds)

@@ -68,6 +68,8 @@ import TestSupport
         ("/api/v1/people/person.alice/settings", #"{"kinds":[]}"#, "kinds"),
         ("/api/v1/people/person.alice/settings", #"{"language":"fr"}"#, "language"),
         ("/api/v1/people/person.alice/settings", #"{"quiet_hours":"22:00"}"#, "quiet_hours"),
+        ("/api/v1/people/person.alice/settings", #"{"quiet_hours":""}"#, "quiet_hours"),
+        ("/api/v1/household/settings", #"{"quiet_hours":""}"#, "quiet_hours"),
         ("/api/v1/people/person.alice/settings", #"{"reset":true,"language":"de"}"#, "reset"),
         ("/api/v1/people/person.alice/settings", "[1]", "(top level)"),
     ])

@@ -67,10 +67,11 @@ extension ConfigurationLoader {
         return code
     }
 
-    /// `"22:00-07:00"`, or `"off"` (an empty string too: the add-on's unset text) for none.
+    /// `"22:00-07:00"`, or `"off"` for none; an empty string (the add-on's unset text) is
+    /// no setting of its own, as the add-on's options say: the household's, or none there.
     static func readQuietHours(_ object: ObjectReader, _ key: String) throws(ConfigurationError) -> QuietOverride? {
-        guard let text = try object.string(key) else { return nil }
-        if text.isEmpty || text == "off" { return .off }
+        guard let text = try object.string(key), !text.isEmpty else { return nil }
+        if text == "off" { return .off }
         guard let window = QuietHours(text) else {
             throw object.invalid(key, "expects a local-time window like \"22:00-07:00\" (HH:MM-HH:MM, start and end differ) or \"off\", found \"\(text)\"")
         }

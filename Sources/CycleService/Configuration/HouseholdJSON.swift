@@ -81,6 +81,7 @@ public enum HouseholdJSON {
     }
 
     private static func household(_ object: ObjectReader) throws(ConfigurationError) -> DeliveryOverrides {
+        try refuseEmpty(object, "quiet_hours")
         var overrides = DeliveryOverrides()
         if object.has("quiet_hours") {
             guard object.tree("quiet_hours") != nil else {
@@ -92,6 +93,8 @@ public enum HouseholdJSON {
     }
 
     private static func person(_ object: ObjectReader) throws(ConfigurationError) -> PersonOverrides {
+        try refuseEmpty(object, "quiet_hours")
+        try refuseEmpty(object, "language")
         var overrides = PersonOverrides()
         if let names = try object.stringList("kinds") {
             var chosen: Set<CallKind> = []
@@ -111,6 +114,12 @@ public enum HouseholdJSON {
             overrides.language = .some(try ConfigurationLoader.readLanguage(object, "language"))
         }
         return overrides
+    }
+
+    /// The API takes null, not the add-on's empty text, for "none of their own".
+    private static func refuseEmpty(_ object: ObjectReader, _ key: String) throws(ConfigurationError) {
+        guard try object.string(key) == "" else { return }
+        throw object.invalid(key, "expects a value or null, found the empty string")
     }
 
     private static func parse(_ values: [String: String]) throws(ConfigurationError) -> JSONTree {
