@@ -18,14 +18,7 @@ import Testing
     @Test func aPersonOffersEveryKeyButTextsAndOnlyTheEntityIsRequired() throws {
         let person = try Self.person()
         #expect(Set(person.keys) == Set(ConfigurationLoader.personKeys).subtracting(["texts"]))
-        for key in person.keys.sorted() where key != "entity" {
-            let type: MiniYAML? = if case .list(let items)? = person[key] { items.first } else { person[key] }
-            guard case .scalar(let text)? = type else {
-                Issue.record("people[].\(key) is a nested group: the Supervisor would require it")
-                continue
-            }
-            #expect(text.hasSuffix("?"), "people[].\(key) is required (\(text))")
-        }
+        expectOnlyRequired(person, "people", "entity")
         #expect(person["language"] == .scalar("list(\(Texts.languages.joined(separator: "|")))?"), "the built-in sets")
     }
 
@@ -52,5 +45,19 @@ import Testing
                                           file: "/data/options.json")
         }
         #expect(error?.message.contains("'people[0].language' expects one of en, de") == true)
+    }
+}
+
+/// The Supervisor's rule for a list entry of the add-on's schema: a key left out must have
+/// a type ending in "?" (for a list, its element's); a nested mapping left out is always
+/// refused. Every key of `entry` but `required` must be one that may be left out.
+func expectOnlyRequired(_ entry: MiniYAML, _ list: String, _ required: String) {
+    for key in entry.keys.sorted() where key != required {
+        let type: MiniYAML? = if case .list(let items)? = entry[key] { items.first } else { entry[key] }
+        guard case .scalar(let text)? = type else {
+            Issue.record("\(list)[].\(key) is a nested group: the Supervisor would require it")
+            continue
+        }
+        #expect(text.hasSuffix("?"), "\(list)[].\(key) is required (\(text))")
     }
 }
