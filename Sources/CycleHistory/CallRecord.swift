@@ -44,21 +44,21 @@ public struct CallRecord: Sendable, Equatable {
         id, cycle_id, appliance_id, at, kind, reason, body, status, http_status, error, latency_ms, finished_at
         """
 
+    /// A column holding one of a set of names, or an error naming the column and the names it may hold.
+    private static func named<Name: RawRepresentable & CaseIterable>(_ row: SQLiteRow, _ index: Int32,
+                                                                     _ column: String) throws(SQLiteError) -> Name where Name.RawValue == String {
+        let text = row.string(index)
+        guard let name = Name(rawValue: text) else {
+            throw SQLiteError(code: SQLITE_MISMATCH,
+                              message: "\(column) is '\(text)', expected one of \(Name.allCases.map(\.rawValue).joined(separator: "|"))",
+                              sql: row.sql)
+        }
+        return name
+    }
+
     init(row: SQLiteRow) throws(SQLiteError) {
-        let statusText = row.string(7)
-        guard let status = PushStatus(rawValue: statusText) else {
-            throw SQLiteError(
-                code: SQLITE_MISMATCH,
-                message: "pushes.status is '\(statusText)', expected one of \(PushStatus.allCases.map(\.rawValue).joined(separator: "|"))",
-                sql: row.sql)
-        }
-        let kindText = row.string(4)
-        guard let kind = CallKind(rawValue: kindText) else {
-            throw SQLiteError(
-                code: SQLITE_MISMATCH,
-                message: "pushes.kind is '\(kindText)', expected one of \(CallKind.allCases.map(\.rawValue).joined(separator: "|"))",
-                sql: row.sql)
-        }
+        let status: PushStatus = try Self.named(row, 7, "pushes.status")
+        let kind: CallKind = try Self.named(row, 4, "pushes.kind")
         self.init(
             id: row.int64(0), cycleID: row.optionalInt64(1), applianceID: row.string(2), at: row.date(3),
             kind: kind, reason: row.string(5), body: row.string(6), status: status,

@@ -42,84 +42,96 @@ public final class HistoryStore {
     public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000,
                 acceptEmptyFile: Bool = false) throws(StoreError) {
         self.path = path
-        let migrator = SchemaMigrator()
-        let exists = FileManager.default.fileExists(atPath: path)
         switch mode {
-        case .readOnly:
-            guard exists else {
-                throw StoreError(path: path, kind: .missingFile,
-                                 problem: "does not exist (expected the history file that `cycletrack run` writes)")
-            }
-            var opened = try Self.open(path, .readOnly)
-            var version: Int
-            do {
-                version = try SchemaMigrator.version(of: opened)
-            } catch {
-                // A read-only folder (or file) leaves SQLite no way to make the `-shm` a WAL
-                // reader needs; nothing can be writing there, so read it as immutable.
-                do {
-                    opened = try SQLiteConnection(path: path, mode: .immutable)
-                    version = try SchemaMigrator.version(of: opened)
-                } catch let retry {
-                    throw StoreError(path: path, while: "reading the schema version", retry)
-                }
-            }
-            connection = opened
-            try migrator.refuseNewer(version, path: path)
-            guard version == migrator.latestVersion else {
-                throw StoreError(
-                    path: path, kind: .olderSchema(found: version, expected: migrator.latestVersion),
-                    problem: version == 0
-                        ? "has no cycletrack schema (user_version 0, expected \(migrator.latestVersion)); is it a cycletrack history file?"
-                        : "is at schema version \(version), this cycletrack expects \(migrator.latestVersion); run `cycletrack run` once to upgrade it")
-            }
-        case .readWrite:
-            if exists {
-                let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
-                for (what, target) in [("the file", path), ("its folder", folder.isEmpty ? "/" : folder)] where access(target, W_OK) != 0 {
-                    throw StoreError(path: path, kind: .readOnly,
-                                     problem: "cannot be written: \(what) is not writable (\(String(cString: strerror(errno)))); cycletrack run needs to write its history there")
-                }
-                // Check with a read-only connection first: a newer file must not even
-                // have its journal mode changed.
-                let probe = try Self.open(path, .readOnly)
-                let version = try Self.version(of: probe)
-                try migrator.refuseNewer(version, path: path)
-                if version == 0 { try Self.refuseForeign(probe, path: path, acceptEmptyFile: acceptEmptyFile) }
-            } else {
-                try Self.createPrivately(path)
-            }
-            do {
-                connection = try SQLiteConnection(path: path, mode: .readWriteCreate, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            } catch {
-                throw StoreError(path: path, while: "opening", error)
-            }
-            guard !connection.isReadOnly else {
-                throw StoreError(path: path, kind: .readOnly,
-                                 problem: "cannot be written (a read-only file or file system); cycletrack run needs to write its history there")
-            }
-            do {
-                _ = try connection.firstRow("PRAGMA journal_mode = WAL") { row in row.string(0) }
-                // In WAL, NORMAL survives a crash of the process (not of the power)
-                // and saves an fsync per commit: kind to the SD cards HA often runs on.
-                try connection.execute("PRAGMA synchronous = NORMAL")
-            } catch {
-                throw StoreError(path: path, while: "switching to WAL", error)
-            }
-            try migrator.migrate(connection)
-            do {
-                // A write lock proves the folder takes the `-wal` and `-shm` files too.
-                try connection.transaction {}
-            } catch {
-                throw StoreError(path: path, kind: .readOnly,
-                                 problem: "cannot be written (\(error)); is its folder writable?")
-            }
+        case .readOnly: connection = try Self.openReadOnly(path)
+        case .readWrite: connection = try Self.openReadWrite(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, acceptEmptyFile: acceptEmptyFile)
         }
         do {
             try connection.execute("PRAGMA foreign_keys = ON")
         } catch {
             throw StoreError(path: path, while: "enabling foreign keys", error)
         }
+    }
+
+    /// An existing history at this schema, read-only; nothing is created or modified.
+    private static func openReadOnly(_ path: String) throws(StoreError) -> SQLiteConnection {
+        let migrator = SchemaMigrator()
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(path: path, kind: .missingFile,
+                             problem: "does not exist (expected the history file that `cycletrack run` writes)")
+        }
+        var opened = try open(path, .readOnly)
+        var version: Int
+        do {
+            version = try SchemaMigrator.version(of: opened)
+        } catch {
+            // A read-only folder (or file) leaves SQLite no way to make the `-shm` a WAL
+            // reader needs; nothing can be writing there, so read it as immutable.
+            do {
+                opened = try SQLiteConnection(path: path, mode: .immutable)
+                version = try SchemaMigrator.version(of: opened)
+            } catch let retry {
+                throw StoreError(path: path, while: "reading the schema version", retry)
+            }
+        }
+        try migrator.refuseNewer(version, path: path)
+        guard version == migrator.latestVersion else {
+            throw StoreError(
+                path: path, kind: .olderSchema(found: version, expected: migrator.latestVersion),
+                problem: version == 0
+                    ? "has no cycletrack schema (user_version 0, expected \(migrator.latestVersion)); is it a cycletrack history file?"
+                    : "is at schema version \(version), this cycletrack expects \(migrator.latestVersion); run `cycletrack run` once to upgrade it")
+        }
+        return opened
+    }
+
+    /// The history created when missing, in WAL, migrated to this schema; a file from a
+    /// newer cycletrack or another program is refused before anything is written to it.
+    private static func openReadWrite(_ path: String, busyTimeoutMilliseconds: Int32,
+                                      acceptEmptyFile: Bool) throws(StoreError) -> SQLiteConnection {
+        let migrator = SchemaMigrator()
+        let connection: SQLiteConnection
+        if FileManager.default.fileExists(atPath: path) {
+            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
+            for (what, target) in [("the file", path), ("its folder", folder.isEmpty ? "/" : folder)] where access(target, W_OK) != 0 {
+                throw StoreError(path: path, kind: .readOnly,
+                                 problem: "cannot be written: \(what) is not writable (\(String(cString: strerror(errno)))); cycletrack run needs to write its history there")
+            }
+            // Check with a read-only connection first: a newer file must not even
+            // have its journal mode changed.
+            let probe = try open(path, .readOnly)
+            let version = try Self.version(of: probe)
+            try migrator.refuseNewer(version, path: path)
+            if version == 0 { try refuseForeign(probe, path: path, acceptEmptyFile: acceptEmptyFile) }
+        } else {
+            try createPrivately(path)
+        }
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readWriteCreate, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch {
+            throw StoreError(path: path, while: "opening", error)
+        }
+        guard !connection.isReadOnly else {
+            throw StoreError(path: path, kind: .readOnly,
+                             problem: "cannot be written (a read-only file or file system); cycletrack run needs to write its history there")
+        }
+        do {
+            _ = try connection.firstRow("PRAGMA journal_mode = WAL") { row in row.string(0) }
+            // In WAL, NORMAL survives a crash of the process (not of the power)
+            // and saves an fsync per commit: kind to the SD cards HA often runs on.
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        } catch {
+            throw StoreError(path: path, while: "switching to WAL", error)
+        }
+        try migrator.migrate(connection)
+        do {
+            // A write lock proves the folder takes the `-wal` and `-shm` files too.
+            try connection.transaction {}
+        } catch {
+            throw StoreError(path: path, kind: .readOnly,
+                             problem: "cannot be written (\(error)); is its folder writable?")
+        }
+        return connection
     }
 
     /// Creates a new history file readable by its owner only (0600), in a folder made

@@ -31,62 +31,80 @@ public struct HistorySite: Sendable {
             if let prefix = request.ingressPath {
                 layout.base = try Self.ingressBase(prefix)
             }
-            let page = try Self.page(request.path)
-            let query = PageQuery(arguments: request.query, timeZone: timeZone)
             // The arguments are checked before the file is opened.
-            let prepared: (HistoryStore, PageContext) throws(PageError) -> (String, PageLayout.Section?, String)
-            var refresh: Int?
-            var csv: CycleListPage.Fields?
-            switch page {
-            case .now:
-                prepared = { store, context throws(PageError) in
-                    let body = try Self.reading { () throws(StoreError) in try AppliancesPage(context: context).render(store) }
-                    // While a cycle runs the page follows it: the phone's view changes by the minute.
-                    if body.contains(AppliancesPage.runningMark) { refresh = AppliancesPage.refreshSeconds }
-                    return ("Appliances", .now, body)
-                }
-            case .cyclesCSV:
-                csv = try CycleListPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query).fields()
-                prepared = { _, _ in ("", nil, "") }
-            case .cycles:
-                let fields = try CycleListPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query).fields()
-                prepared = { store, context throws(PageError) in
-                    ("Cycles", .cycles, try Self.reading { () throws(StoreError) in
-                        try CycleListPage(context: context, query: query).render(store, fields: fields)
-                    })
-                }
-            case .cycle:
-                guard let id = try query.integer("id", in: 1...Int64.max) else { throw .badRequest("'id' is required: cycle?id=N") }
-                prepared = { store, context throws(PageError) in
-                    guard let cycle = try Self.reading({ () throws(StoreError) in try store.cycle(id: id) }) else {
-                        throw .notFound("there is no cycle \(id) in the history")
-                    }
-                    return ("Cycle \(id)", nil, try Self.reading { () throws(StoreError) in
-                        try CycleTimelinePage(context: context).render(store, cycle: cycle)
-                    })
-                }
-            case .programs:
-                let statsPage = ProgramStatsPage(context: PageContext(now: now, timeZone: timeZone, names: [:]), query: query)
-                let appliance = try statsPage.appliance()
-                prepared = { store, context throws(PageError) in
-                    ("Programs", .programs, try Self.reading { () throws(StoreError) in
-                        try ProgramStatsPage(context: context, query: query).render(store, appliance: appliance)
-                    })
-                }
-            }
+            let prepared = try prepare(Self.page(request.path), query: PageQuery(arguments: request.query, timeZone: timeZone), now: now)
             let store: HistoryStore
             do {
                 store = try HistoryStore(path: databasePath, mode: .readOnly)
             } catch {
                 throw PageError(status: 503, message: "the history can't be read yet: \(error.description)")
             }
-            if let csv { return try Self.csv(store, fields: csv, timeZone: timeZone) }
-            let names = try Self.reading { () throws(StoreError) in try store.applianceNames() }
-            let (title, section, body) = try prepared(store, PageContext(now: now, timeZone: timeZone, names: names))
-            return HistoryResponse(status: 200, body: layout.document(title: title, section: section, body: body, refreshSeconds: refresh))
+            switch prepared {
+            case .csv(let fields):
+                return try Self.csv(store, fields: fields, timeZone: timeZone)
+            case .page(let render):
+                let names = try Self.reading { () throws(StoreError) in try store.applianceNames() }
+                let page = try render(store, PageContext(now: now, timeZone: timeZone, names: names))
+                return HistoryResponse(status: 200, body: layout.document(title: page.title, section: page.section, body: page.body,
+                                                                          refreshSeconds: page.refreshSeconds))
+            }
         } catch {
             let headers: [(name: String, value: String)] = error.status == 405 ? [("Allow", "GET, HEAD")] : []
             return HistoryResponse(status: error.status, body: layout.errorDocument(error), headers: headers)
+        }
+    }
+
+    /// A page rendered: its title, its section in the navigation, its body, and how
+    /// often it refreshes itself (nil: never).
+    struct RenderedPage {
+        var title: String
+        var section: PageLayout.Section?
+        var body: String
+        var refreshSeconds: Int?
+    }
+
+    /// What a request asks for, its arguments checked: the CSV's fields, or how to render the page.
+    enum PreparedPage {
+        case csv(CycleListPage.Fields)
+        case page((HistoryStore, PageContext) throws(PageError) -> RenderedPage)
+    }
+
+    private func prepare(_ page: Page, query: PageQuery, now: Date) throws(PageError) -> PreparedPage {
+        let checking = PageContext(now: now, timeZone: timeZone, names: [:])
+        switch page {
+        case .now:
+            return .page { store, context throws(PageError) in
+                let body = try Self.reading { () throws(StoreError) in try AppliancesPage(context: context).render(store) }
+                // While a cycle runs the page follows it: the phone's view changes by the minute.
+                let refresh = body.contains(AppliancesPage.runningMark) ? AppliancesPage.refreshSeconds : nil
+                return RenderedPage(title: "Appliances", section: .now, body: body, refreshSeconds: refresh)
+            }
+        case .cyclesCSV:
+            return .csv(try CycleListPage(context: checking, query: query).fields())
+        case .cycles:
+            let fields = try CycleListPage(context: checking, query: query).fields()
+            return .page { store, context throws(PageError) in
+                RenderedPage(title: "Cycles", section: .cycles, body: try Self.reading { () throws(StoreError) in
+                    try CycleListPage(context: context, query: query).render(store, fields: fields)
+                })
+            }
+        case .cycle:
+            guard let id = try query.integer("id", in: 1...Int64.max) else { throw .badRequest("'id' is required: cycle?id=N") }
+            return .page { store, context throws(PageError) in
+                guard let cycle = try Self.reading({ () throws(StoreError) in try store.cycle(id: id) }) else {
+                    throw .notFound("there is no cycle \(id) in the history")
+                }
+                return RenderedPage(title: "Cycle \(id)", section: nil, body: try Self.reading { () throws(StoreError) in
+                    try CycleTimelinePage(context: context).render(store, cycle: cycle)
+                })
+            }
+        case .programs:
+            let appliance = try ProgramStatsPage(context: checking, query: query).appliance()
+            return .page { store, context throws(PageError) in
+                RenderedPage(title: "Programs", section: .programs, body: try Self.reading { () throws(StoreError) in
+                    try ProgramStatsPage(context: context, query: query).render(store, appliance: appliance)
+                })
+            }
         }
     }
 

@@ -1,4 +1,3 @@
-import LocalTime
 import CycleHistory
 import HomeAssistantAPI
 import CycleService
@@ -65,42 +64,62 @@ struct CheckCommand {
             report.add("home assistant", ok: false, error.description)
             return finish(report, appliances: nil, status: unreachable ? ExitCode.unavailable.rawValue : ExitCode.failure.rawValue)
         }
-        var hasNotify = false
-        do {
-            hasNotify = try await client.hasService(domain: "supernotify", service: "notify")
-            report.add("supernotify.notify", ok: hasNotify,
-                       hasNotify ? "the action exists" : "not found: install Supernotify 2.3+ and set up a mobile_push delivery")
-        } catch {
-            report.add("supernotify.notify", ok: false, error.description)
-        }
-        if hasNotify {
-            await checkDeliveries(config.mobileDeliveries, client: client, into: &report)
-        }
-        var discovered: [DiscoveredDevice]?
-        var discoveryError: HomeAssistantError?
-        if config.discover {
-            do {
-                let found = try await client.discoverDevices()
-                discovered = found.devices
-                let names = found.devices.map { "\($0.name) (\($0.applianceID))" }
-                report.add("discovery", ok: true, found.devices.isEmpty ? "no device of a known brand found"
-                           : "found \(names.joined(separator: ", "))")
-                for skipped in found.skipped {
-                    report.add("  skipped \(skipped.name)", ok: true, skipped.reason)
-                }
-            } catch {
-                discoveryError = error
-                report.add("discovery", ok: false, error.description)
-            }
-        }
+        await checkSupernotify(config, client: client, into: &report)
+        let discovery = await discover(config, client: client, into: &report)
         let appliances: [TrackedAppliance]
         do throws(CommandError) {
-            appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: discovered ?? (config.discover ? [] : nil)) }
+            appliances = try configured { () throws(ConfigurationError) in
+                try ApplianceDirectory.resolve(config, discovered: discovery.devices ?? (config.discover ? [] : nil))
+            }
         } catch {
             report.add("appliances", ok: false, error.message)
             return finish(report, appliances: nil, status: ExitCode.failure.rawValue)
         }
         let entities = appliances.flatMap { Array($0.entities.values) }
+        await checkUpdates(config, entities: entities, client: client, into: &report)
+        await checkEntities(appliances, client: client, into: &report)
+        for row in await peopleRows(config, client: client) { report.add(row.check, ok: row.ok, row.detail) }
+        addSettings(appliances, config: config, into: &report)
+        if appliances.isEmpty {
+            report.add("appliances", ok: false, nothingToTrack(config, discoveryError: discovery.error))
+        }
+        return finish(report, appliances: appliances, status: report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue)
+    }
+
+    /// That `supernotify.notify` exists, and then the deliveries named.
+    private func checkSupernotify(_ config: Configuration, client: HomeAssistantClient, into report: inout Report) async {
+        do {
+            let hasNotify = try await client.hasService(domain: "supernotify", service: "notify")
+            report.add("supernotify.notify", ok: hasNotify,
+                       hasNotify ? "the action exists" : "not found: install Supernotify 2.3+ and set up a mobile_push delivery")
+            if hasNotify { await checkDeliveries(config.mobileDeliveries, client: client, into: &report) }
+        } catch {
+            report.add("supernotify.notify", ok: false, error.description)
+        }
+    }
+
+    /// The devices discovery finds (nil when it is off or failed), and why it failed.
+    private func discover(_ config: Configuration, client: HomeAssistantClient,
+                          into report: inout Report) async -> (devices: [DiscoveredDevice]?, error: HomeAssistantError?) {
+        guard config.discover else { return (nil, nil) }
+        do {
+            let found = try await client.discoverDevices()
+            let names = found.devices.map { "\($0.name) (\($0.applianceID))" }
+            report.add("discovery", ok: true, found.devices.isEmpty ? "no device of a known brand found"
+                       : "found \(names.joined(separator: ", "))")
+            for skipped in found.skipped {
+                report.add("  skipped \(skipped.name)", ok: true, skipped.reason)
+            }
+            return (found.devices, nil)
+        } catch {
+            report.add("discovery", ok: false, error.description)
+            return (nil, error)
+        }
+    }
+
+    /// How `run` will follow the entities: polling, or HA's WebSocket if it answers.
+    private func checkUpdates(_ config: Configuration, entities: [String], client: HomeAssistantClient,
+                              into report: inout Report) async {
         let polling = "every \(NumberText.plain(config.pollActiveSeconds)) s while a cycle runs, \(NumberText.plain(config.pollIdleSeconds)) s otherwise"
         switch config.updates {
         case .poll:
@@ -115,9 +134,13 @@ struct CheckCommand {
                 report.add("updates", ok: true, "polling \(polling): the WebSocket API can't be used (\(error.description))")
             }
         }
+    }
+
+    /// One row per configured entity of each appliance: its state, or that HA has no such entity.
+    private func checkEntities(_ appliances: [TrackedAppliance], client: HomeAssistantClient, into report: inout Report) async {
         var states: [String: EntityState?] = [:]
         do {
-            states = try await client.states(of: entities)
+            states = try await client.states(of: appliances.flatMap { Array($0.entities.values) })
         } catch {
             report.add("entities", ok: false, error.description)
         }
@@ -129,18 +152,15 @@ struct CheckCommand {
                            found.map { "\(entity) = \($0.state)" } ?? "\(entity) does not exist in Home Assistant")
             }
         }
-        for row in await peopleRows(config, client: client) { report.add(row.check, ok: row.ok, row.detail) }
-        addSettings(appliances, config: config, into: &report)
-        if appliances.isEmpty {
-            let why = switch (config.discover, discoveryError) {
-            case (false, _): "nothing to track: configure 'appliances' or turn on 'discover'"
-            case (true, .unauthorized?): "nothing to track: discovery was refused (the token); fix the token, or configure 'appliances'"
-            case (true, _?): "nothing to track: discovery failed (above); configure 'appliances' or fix what discovery reported"
-            case (true, nil): "nothing to track: discovery found no device of a known brand; configure 'appliances'"
-            }
-            report.add("appliances", ok: false, why)
+    }
+
+    private func nothingToTrack(_ config: Configuration, discoveryError: HomeAssistantError?) -> String {
+        switch (config.discover, discoveryError) {
+        case (false, _): "nothing to track: configure 'appliances' or turn on 'discover'"
+        case (true, .unauthorized?): "nothing to track: discovery was refused (the token); fix the token, or configure 'appliances'"
+        case (true, _?): "nothing to track: discovery failed (above); configure 'appliances' or fix what discovery reported"
+        case (true, nil): "nothing to track: discovery found no device of a known brand; configure 'appliances'"
         }
-        return finish(report, appliances: appliances, status: report.failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue)
     }
 
     /// One row per tunable setting of each appliance: its value in effect and its source

@@ -49,16 +49,7 @@ struct DemoCommand {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
         }
-        // The lock `run` takes: a demo must not write into a history a service is writing.
-        let lock: DatabaseLock
-        do {
-            lock = try DatabaseLock(database: path)
-        } catch {
-            guard error.isHeld else { throw .config("demo database: \(error.description)") }
-            let holder = LockHolder.describe(path).map { " by \($0)" } ?? ""
-            throw .config("demo refuses \(path): it is held\(holder), a running cycletrack service writing its history there; "
-                          + "run the demo without --db, or with another file")
-        }
+        let lock = try Self.lock(path)
         defer { withExtendedLifetime(lock) {} }
         let timeZone = LocalTimeZone.resolve(environment: environment)
         // Whole minutes, so the printed times read like a clock.
@@ -84,13 +75,35 @@ struct DemoCommand {
         StandardOutput.line("cycletrack demo: a dishwasher and a washer, \(NumberText.plain(speed))x speed (a 3.5-hour cycle in about \(cycleSeconds) s)")
         StandardOutput.line("Alice (\(DemoHousehold.person)) is out when the dishwasher finishes: its end notification waits until she is home")
         StandardOutput.line("time   appliance  kind    what the phone shows")
+        let interruption = await Self.play(runner, clock: clock, until: origin.addingTimeInterval(end), signals: signals)
+        StandardOutput.line("")
+        StandardOutput.line("stored in \(temporary ? "a temporary database (use --db FILE to keep it)" : path):")
+        let query = try QueryCommand(arguments: ["--db", path], environment: environment, timeZone: timeZone)
+        StandardOutput.write(try query.run(now: clock.now()))
+        return interruption ?? ExitCode.ok.rawValue
+    }
+
+    /// The lock `run` takes: a demo must not write into a history a service is writing.
+    private static func lock(_ path: String) throws(CommandError) -> DatabaseLock {
+        do {
+            return try DatabaseLock(database: path)
+        } catch {
+            guard error.isHeld else { throw .config("demo database: \(error.description)") }
+            let holder = LockHolder.describe(path).map { " by \($0)" } ?? ""
+            throw .config("demo refuses \(path): it is held\(holder), a running cycletrack service writing its history there; "
+                          + "run the demo without --db, or with another file")
+        }
+    }
+
+    /// Runs the household until the demo's end on its clock, or until Ctrl-C (which stops
+    /// it cleanly too: the history so far is shown and the temporary database removed).
+    /// Returns the exit status an interruption asks for.
+    private static func play(_ runner: Runner, clock: AcceleratedClock, until end: Date, signals: ShutdownSignals) async -> Int32? {
         let service = Task { await runner.run() }
         let timer = Task {
-            try? await clock.sleep(until: origin.addingTimeInterval(end))
+            try? await clock.sleep(until: end)
             service.cancel()
         }
-        // Ctrl-C stops the demo cleanly too: the history so far is shown and the
-        // temporary database removed.
         let interrupted = Task { () -> Int32? in
             for await number in signals.received {
                 service.cancel()
@@ -102,11 +115,6 @@ struct DemoCommand {
         await service.value
         timer.cancel()
         interrupted.cancel()
-        let interruption = await interrupted.value
-        StandardOutput.line("")
-        StandardOutput.line("stored in \(temporary ? "a temporary database (use --db FILE to keep it)" : path):")
-        let query = try QueryCommand(arguments: ["--db", path], environment: environment, timeZone: timeZone)
-        StandardOutput.write(try query.run(now: clock.now()))
-        return interruption ?? ExitCode.ok.rawValue
+        return await interrupted.value
     }
 }

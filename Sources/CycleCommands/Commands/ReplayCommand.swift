@@ -103,19 +103,8 @@ struct ReplayCommand {
         if let profile { settings.profile = profile }
         settings = try learning(settings, before: observations.first?.at)
 
-        var recording: (recorder: CycleRecorder, error: CommandError?)?
-        if let recordPath {
-            // A mistyped folder is said, not made: only `run` makes the history's folder.
-            let folder = recordPath.contains("/") ? String(recordPath[..<(recordPath.lastIndex(of: "/") ?? recordPath.endIndex)]) : "."
-            var info = stat()
-            if !folder.isEmpty, !(stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
-                throw .config("cannot record into \(recordPath): the folder \(folder) does not exist (replay --record makes no folders)")
-            }
-            do {
-                recording = (CycleRecorder(store: try HistoryStore(path: recordPath), source: .replay), nil)
-            } catch {
-                throw .config("cannot record into \(recordPath): \(error)")
-            }
+        var recording: (recorder: CycleRecorder, error: CommandError?)? = try recordPath.map { path throws(CommandError) in
+            (try Self.recorder(into: path), nil)
         }
         let history = finishHistory(id, before: observations.first?.at, config: config)
         var delivery = config.delivery
@@ -139,6 +128,21 @@ struct ReplayCommand {
         }
         StandardError.write(ReplaySummary.render(shown, settings: settings, dailyLimit: config.dailyPushLimit))
         return ExitCode.ok.rawValue
+    }
+
+    /// The recorder `--record` writes through. A mistyped folder is said, not made: only
+    /// `run` makes the history's folder.
+    private static func recorder(into recordPath: String) throws(CommandError) -> CycleRecorder {
+        let folder = recordPath.contains("/") ? String(recordPath[..<(recordPath.lastIndex(of: "/") ?? recordPath.endIndex)]) : "."
+        var info = stat()
+        if !folder.isEmpty, !(stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
+            throw .config("cannot record into \(recordPath): the folder \(folder) does not exist (replay --record makes no folders)")
+        }
+        do {
+            return CycleRecorder(store: try HistoryStore(path: recordPath), source: .replay)
+        } catch {
+            throw .config("cannot record into \(recordPath): \(error)")
+        }
     }
 
     /// What `run` would have known of the appliance's finish estimates when the trace

@@ -13,108 +13,120 @@ import FoundationEssentials
 /// kept for the progress steps still ahead.
 enum ReplaySummary {
     static func render(_ result: ReplayResult, settings: ApplianceSettings, dailyLimit: Int = 400) -> String {
-        var lines: [String] = []
-        for warning in result.warnings { lines.append("warning: \(warning)") }
-        let described = result.cycles.map { cycle in
-            let program = cycle.program.map { " \(ProgramName.readable($0))" } ?? ""
-            let calls = cycle.calls.count
-            return "\(cycle.outcome?.rawValue ?? "still running")\(program), \(calls) call\(calls == 1 ? "" : "s")"
-        }
-        lines.append("cycles: \(result.cycles.count)" + (described.isEmpty ? "" : " (\(described.joined(separator: "; ")))"))
-        // Reminders only when there are some: the line stays as it was for everything else.
-        let perKind = CallKind.allCases.compactMap { kind -> String? in
-            let count = result.calls.filter { $0.kind == kind }.count
-            return kind == .reminder && count == 0 ? nil : "\(kind.rawValue) \(count)"
-        }
-        lines.append("calls: \(perKind.joined(separator: ", ")), total \(result.calls.count)")
-
         let limit = settings.cyclePushLimit
         let planned = settings.steps.thinned(toFit: max(0, limit - 3))
+        var lines = result.warnings.map { "warning: \($0)" } + overview(result)
         lines.append("per-cycle limit: \(limit) calls: start, clear and end take 3, leaving \(max(0, limit - 3)) for steps and updates")
         if planned.dropped.isEmpty {
             lines.append("progress steps: \(list(planned.kept)), none dropped")
         } else {
             lines.append("progress steps kept: \(list(planned.kept)); dropped to fit the limit: \(list(planned.dropped))")
         }
-
-        var held: [String] = []
-        var waiting: [String] = []
-        var slots: [String] = []
-        var calls = 0
-        var cycleIndex = -1
-        var callsToday: [Int: Int] = [:]
-        var open = false
-        for effect in result.effects {
-            switch effect {
-            case .cycleStarted:
-                cycleIndex += 1
-                calls = 0
-                open = true
-            case .call(let call):
-                calls += 1
-                callsToday[day(call.at), default: 0] += 1
-            case .cycleEnded:
-                open = false
-            case .heldBack(let kind, let at, let reason):
-                let budget = DailyBudget(limit: dailyLimit, usedToday: callsToday[day(at)] ?? 0, openCycles: open ? 1 : 0)
-                let why: String
-                if kind == .start || kind == .end || reason == "start" {
-                    why = "the daily budget (\(dailyLimit)) had no room"
-                } else if !budget.allows(kind) {
-                    why = "the daily budget (\(dailyLimit)) had no room"
-                } else if limit - 2 - calls <= 0 {
-                    why = "no slot left: \(calls) calls made, 2 kept for the clear and end"
-                } else {
-                    let free = limit - 2 - calls
-                    let ahead = stepsAhead(planned.kept, cycle: cycleIndex, result: result, after: at)
-                    let kept = ahead.isEmpty ? "" : " (\(list(ahead)))"
-                    why = "the \(free) \(free == 1 ? "slot left was" : "slots left were") kept for the steps still ahead\(kept)"
-                }
-                held.append("  \(clock(at)) \(kind.rawValue) (\(reason)): \(why)")
-            case .waiting(let kind, let at, let reason):
-                waiting.append("  \(clock(at)) \(kind.rawValue) (\(reason))")
-            case .warning:
-                break
-            }
-        }
+        let notices = Notices(result, limit: limit, steps: planned.kept, dailyLimit: dailyLimit)
         // Only with quiet hours or people: the summary stays as it was for everything else.
-        if !waiting.isEmpty {
-            lines.append("waiting: \(waiting.count)")
-            lines += waiting
+        if !notices.waiting.isEmpty {
+            lines.append("waiting: \(notices.waiting.count)")
+            lines += notices.waiting
         }
-        if held.isEmpty {
+        if notices.held.isEmpty {
             lines.append("held back: none")
         } else {
-            lines.append("held back: \(held.count)")
-            lines += held
+            lines.append("held back: \(notices.held.count)")
+            lines += notices.held
         }
-        for (index, cycle) in result.cycles.enumerated() where cycle.endedAt != nil {
-            let unused = limit - cycle.calls.count
-            guard unused > 0 else {
-                slots.append("  cycle \(index + 1): \(cycle.calls.count) of \(limit) calls made")
-                continue
-            }
-            var reasons: [String] = []
-            var explained = 0
-            let missed = planned.kept.filter { $0 > maxProgress(of: cycle, in: result.observations) }
-            if !missed.isEmpty {
-                let count = min(missed.count, unused)
-                reasons.append("\(count) kept for step\(missed.count == 1 ? "" : "s") \(list(missed)), never reached")
-                explained += count
-            }
-            if explained < unused, cycle.outcome != .finished || !settings.notifyEnd {
-                reasons.append("1 kept for an end notification this cycle does not get")
-                explained += 1
-            }
-            if explained < unused { reasons.append("\(unused - explained) not needed: nothing more to show") }
-            let why = " (\(reasons.joined(separator: "; ")))"
-            slots.append("  cycle \(index + 1): \(cycle.calls.count) of \(limit) calls made, \(unused) unused\(why)")
+        let slots = result.cycles.enumerated().compactMap { index, cycle in
+            cycle.endedAt == nil ? nil
+                : slotLine(cycle, number: index + 1, limit: limit, steps: planned.kept, settings: settings, result: result)
         }
         if !slots.isEmpty {
             lines.append("per cycle:")
             lines += slots
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The cycles with their outcome, and the calls per kind.
+    private static func overview(_ result: ReplayResult) -> [String] {
+        let described = result.cycles.map { cycle in
+            let program = cycle.program.map { " \(ProgramName.readable($0))" } ?? ""
+            let calls = cycle.calls.count
+            return "\(cycle.outcome?.rawValue ?? "still running")\(program), \(calls) call\(calls == 1 ? "" : "s")"
+        }
+        // Reminders only when there are some: the line stays as it was for everything else.
+        let perKind = CallKind.allCases.compactMap { kind -> String? in
+            let count = result.calls.filter { $0.kind == kind }.count
+            return kind == .reminder && count == 0 ? nil : "\(kind.rawValue) \(count)"
+        }
+        return [
+            "cycles: \(result.cycles.count)" + (described.isEmpty ? "" : " (\(described.joined(separator: "; ")))"),
+            "calls: \(perKind.joined(separator: ", ")), total \(result.calls.count)",
+        ]
+    }
+
+    /// The calls held back, each with why, and the notices waiting, walking the effects
+    /// in order as the planner made them.
+    private struct Notices {
+        var held: [String] = []
+        var waiting: [String] = []
+
+        init(_ result: ReplayResult, limit: Int, steps: [Int], dailyLimit: Int) {
+            var calls = 0
+            var cycleIndex = -1
+            var callsToday: [Int: Int] = [:]
+            var open = false
+            for effect in result.effects {
+                switch effect {
+                case .cycleStarted:
+                    cycleIndex += 1
+                    calls = 0
+                    open = true
+                case .call(let call):
+                    calls += 1
+                    callsToday[day(call.at), default: 0] += 1
+                case .cycleEnded:
+                    open = false
+                case .heldBack(let kind, let at, let reason):
+                    let budget = DailyBudget(limit: dailyLimit, usedToday: callsToday[day(at)] ?? 0, openCycles: open ? 1 : 0)
+                    let why: String
+                    if kind == .start || kind == .end || reason == "start" || !budget.allows(kind) {
+                        why = "the daily budget (\(dailyLimit)) had no room"
+                    } else if limit - 2 - calls <= 0 {
+                        why = "no slot left: \(calls) calls made, 2 kept for the clear and end"
+                    } else {
+                        let free = limit - 2 - calls
+                        let ahead = stepsAhead(steps, cycle: cycleIndex, result: result, after: at)
+                        let kept = ahead.isEmpty ? "" : " (\(list(ahead)))"
+                        why = "the \(free) \(free == 1 ? "slot left was" : "slots left were") kept for the steps still ahead\(kept)"
+                    }
+                    held.append("  \(clock(at)) \(kind.rawValue) (\(reason)): \(why)")
+                case .waiting(let kind, let at, let reason):
+                    waiting.append("  \(clock(at)) \(kind.rawValue) (\(reason))")
+                case .warning:
+                    break
+                }
+            }
+        }
+    }
+
+    /// How an ended cycle spent its per-cycle limit, and what each unused slot was kept for.
+    private static func slotLine(_ cycle: ReplayCycle, number: Int, limit: Int, steps: [Int],
+                                 settings: ApplianceSettings, result: ReplayResult) -> String {
+        let unused = limit - cycle.calls.count
+        guard unused > 0 else { return "  cycle \(number): \(cycle.calls.count) of \(limit) calls made" }
+        var reasons: [String] = []
+        var explained = 0
+        let missed = steps.filter { $0 > maxProgress(of: cycle, in: result.observations) }
+        if !missed.isEmpty {
+            let count = min(missed.count, unused)
+            reasons.append("\(count) kept for step\(missed.count == 1 ? "" : "s") \(list(missed)), never reached")
+            explained += count
+        }
+        if explained < unused, cycle.outcome != .finished || !settings.notifyEnd {
+            reasons.append("1 kept for an end notification this cycle does not get")
+            explained += 1
+        }
+        if explained < unused { reasons.append("\(unused - explained) not needed: nothing more to show") }
+        return "  cycle \(number): \(cycle.calls.count) of \(limit) calls made, \(unused) unused (\(reasons.joined(separator: "; ")))"
     }
 
     private static func list(_ steps: [Int]) -> String {

@@ -54,35 +54,9 @@ struct RunCommand {
         log.info("starting", ["config": config.source, "ha": access.description, "database": database,
                               "discover": String(config.discover), "updates": config.updates.rawValue])
 
-        var appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: nil, skipUnmapped: config.discover) }
-        var discovery: HomeAssistantGateway.DiscoveryOutcome?
-        if config.discover {
-            discovery = await gateway.discover(config, log: log)
-            if let found = discovery?.appliances { appliances = found }
-        }
-        for appliance in appliances {
-            let roles = appliance.entities.keys.sorted().map { "\($0.rawValue)=\(appliance.entities[$0] ?? "")" }
-            log.info("tracking", ["appliance": appliance.id, "name": appliance.settings.name, "origin": appliance.origin,
-                                  "entities": roles.joined(separator: ",")])
-        }
-        if appliances.isEmpty {
-            let hint = switch discovery {
-            case nil: "configure 'appliances' or turn on 'discover'"
-            case .found: "discovery found no device of a known brand yet; it will look again"
-            case .failed(.unauthorized): "Home Assistant refused the token (see ha_token_refused); discovery tries again later"
-            case .failed, .conflict: "discovery could not run yet (see discovery_failed); it tries again soon"
-            }
-            log.warning("no_appliances", ["hint": hint])
-        }
-        var options = Runner.Options(activePollSeconds: config.pollActiveSeconds, idlePollSeconds: config.pollIdleSeconds,
-                                     dailyPushLimit: config.dailyPushLimit, rediscoverSeconds: config.discover ? 600 : nil)
-        if config.discover, discovery?.appliances == nil { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
-        options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
-        options.updates = config.updates
+        let (appliances, discovery) = try await Self.appliances(config, gateway: gateway, log: log)
         let api = config.httpPort > 0 ? Self.prepareAPI(database: database, log: log) : nil
-        options.link = api?.link
-        options.delivery = config.delivery
-        options.delivery.clock = .local(environment: environment)
+        let options = Self.options(config, discovered: discovery?.appliances != nil, link: api?.link, environment: environment)
         var rediscover: (@Sendable () async -> [TrackedAppliance]?)?
         if config.discover {
             rediscover = { await gateway.discover(config, log: log).appliances }
@@ -95,18 +69,7 @@ struct RunCommand {
         } catch {
             throw .config(error.description)
         }
-        // The history page runs beside the service on its own thread and its own read-only
-        // connections; when it can't start (a port in use), the service runs on without it.
-        var page: HistoryServer?
-        if config.httpPort > 0 {
-            let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort), allow: config.httpAllow)
-            do {
-                page = try ServeCommand.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment),
-                                                  log: log, api: api.map { ServiceAPI(link: $0.link, key: $0.key, log: log) })
-            } catch {
-                log.warning("history_page_failed", ["error": error.description, "action": "running without the history page"])
-            }
-        }
+        let page = config.httpPort > 0 ? startPage(config, database: database, api: api, log: log) : nil
         let announcement = api.flatMap { api in
             Self.announce(api.key, port: config.httpPort, page: page, environment: environment, log: log)
         }
@@ -129,6 +92,62 @@ struct RunCommand {
         page?.stop()
         withExtendedLifetime(lock) {}
         return ExitCode.ok.rawValue
+    }
+
+    /// The appliances to track at the start, each logged: the configured ones, or what
+    /// discovery finds; with a hint in the log when there are none.
+    private static func appliances(_ config: Configuration, gateway: HomeAssistantGateway,
+                                   log: Log) async throws(CommandError) -> ([TrackedAppliance], HomeAssistantGateway.DiscoveryOutcome?) {
+        var appliances = try configured { () throws(ConfigurationError) in try ApplianceDirectory.resolve(config, discovered: nil, skipUnmapped: config.discover) }
+        var discovery: HomeAssistantGateway.DiscoveryOutcome?
+        if config.discover {
+            discovery = await gateway.discover(config, log: log)
+            if let found = discovery?.appliances { appliances = found }
+        }
+        for appliance in appliances {
+            let roles = appliance.entities.keys.sorted().map { "\($0.rawValue)=\(appliance.entities[$0] ?? "")" }
+            log.info("tracking", ["appliance": appliance.id, "name": appliance.settings.name, "origin": appliance.origin,
+                                  "entities": roles.joined(separator: ",")])
+        }
+        if appliances.isEmpty {
+            let hint = switch discovery {
+            case nil: "configure 'appliances' or turn on 'discover'"
+            case .found: "discovery found no device of a known brand yet; it will look again"
+            case .failed(.unauthorized): "Home Assistant refused the token (see ha_token_refused); discovery tries again later"
+            case .failed, .conflict: "discovery could not run yet (see discovery_failed); it tries again soon"
+            }
+            log.warning("no_appliances", ["hint": hint])
+        }
+        return (appliances, discovery)
+    }
+
+    /// The runner's options from the configuration. `discovered`: whether the first
+    /// discovery found the appliances (when it didn't, the next comes soon).
+    private static func options(_ config: Configuration, discovered: Bool, link: ServiceLink?,
+                                environment: [String: String]) -> Runner.Options {
+        var options = Runner.Options(activePollSeconds: config.pollActiveSeconds, idlePollSeconds: config.pollIdleSeconds,
+                                     dailyPushLimit: config.dailyPushLimit, rediscoverSeconds: config.discover ? 600 : nil)
+        if config.discover, !discovered { options.firstDiscoverySeconds = options.retryDiscoverySeconds }
+        options.untrackedSettings = { id, name in config.defaultSettings(id: id, name: name) }
+        options.updates = config.updates
+        options.link = link
+        options.delivery = config.delivery
+        options.delivery.clock = .local(environment: environment)
+        return options
+    }
+
+    /// The history page (and the API) beside the service, on its own thread and its own
+    /// read-only connections; when it can't start (a port in use), the service runs on
+    /// without it.
+    private func startPage(_ config: Configuration, database: String, api: (link: ServiceLink, key: APIKey)?, log: Log) -> HistoryServer? {
+        let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort), allow: config.httpAllow)
+        do {
+            return try ServeCommand.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment),
+                                              log: log, api: api.map { ServiceAPI(link: $0.link, key: $0.key, log: log) })
+        } catch {
+            log.warning("history_page_failed", ["error": error.description, "action": "running without the history page"])
+            return nil
+        }
     }
 
     /// The local API's key and link (docs/API.md): the key made on the first start, the

@@ -95,24 +95,60 @@ public enum ConfigurationLoader {
         }
         let top = try ObjectReader(tree, file: file, path: "", allowed: topKeys)
         var config = Configuration(source: file)
-        if let ha = try top.object("home_assistant", allowed: ["url", "token_file", "ca_file"]) {
-            config.homeAssistantURL = try ha.string("url")
-            if let url = config.homeAssistantURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-                throw ha.invalid("url", "expects an http:// or https:// URL, found \"\(url)\"")
-            }
-            config.tokenFile = try ha.string("token_file")
-            config.caFile = try ha.string("ca_file")
-            if let caFile = config.caFile, !FileManager.default.fileExists(atPath: caFile) {
-                // Never repeated when it may be the token, pasted in the wrong key.
-                throw ha.invalid("ca_file", TokenShape.looksLikeToken(caFile)
-                    ? "names no file, and its value looks like a token (not shown here); expected a PEM file of CA certificates"
-                    : "names \(caFile), which does not exist")
-            }
-        }
+        try readHomeAssistant(top, into: &config)
         config.database = try top.string("database")
         if let history = try top.object("history", allowed: ["keep_days"]) {
             config.keepDays = try history.int("keep_days", in: 1...36_500)
         }
+        try readPolling(top, into: &config)
+        try readHTTP(top, file: file, into: &config)
+        try readPrice(top, into: &config)
+        config.discover = try top.bool("discover") ?? true
+        config.entities = try top.bool("entities") ?? true
+        config.target = try top.stringList("target")
+        if let texts = try top.object("texts", allowed: textKeys) {
+            config.texts = try readTexts(texts, over: config.texts)
+        }
+        try readDelivery(top, into: &config)
+        config.appliances = try readAppliances(top, file: file, config: config)
+        return config
+    }
+
+    /// `appliances`: each read over the household's defaults; ids are unique.
+    private static func readAppliances(_ top: ObjectReader, file: String, config: Configuration) throws(ConfigurationError) -> [ApplianceConfiguration] {
+        var appliances: [ApplianceConfiguration] = []
+        guard let list = top.tree("appliances") else { return appliances }
+        guard case .array(let items) = list else { throw top.mismatch("appliances", "a list of appliances", list) }
+        for (index, item) in items.enumerated() {
+            let appliance = try ObjectReader(item, file: file, path: "appliances[\(index)]", allowed: applianceKeys)
+            let parsed = try readAppliance(appliance, config: config)
+            if appliances.contains(where: { $0.settings.id == parsed.settings.id }) {
+                throw appliance.invalid("id", "repeats the id '\(parsed.settings.id)'; each appliance needs its own")
+            }
+            appliances.append(parsed)
+        }
+        return appliances
+    }
+
+    /// `home_assistant: {url, token_file, ca_file}`.
+    private static func readHomeAssistant(_ top: ObjectReader, into config: inout Configuration) throws(ConfigurationError) {
+        guard let ha = try top.object("home_assistant", allowed: ["url", "token_file", "ca_file"]) else { return }
+        config.homeAssistantURL = try ha.string("url")
+        if let url = config.homeAssistantURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ha.invalid("url", "expects an http:// or https:// URL, found \"\(url)\"")
+        }
+        config.tokenFile = try ha.string("token_file")
+        config.caFile = try ha.string("ca_file")
+        if let caFile = config.caFile, !FileManager.default.fileExists(atPath: caFile) {
+            // Never repeated when it may be the token, pasted in the wrong key.
+            throw ha.invalid("ca_file", TokenShape.looksLikeToken(caFile)
+                ? "names no file, and its value looks like a token (not shown here); expected a PEM file of CA certificates"
+                : "names \(caFile), which does not exist")
+        }
+    }
+
+    /// `poll`, `supernotify` and `updates`: how the service follows HA and what it may send.
+    private static func readPolling(_ top: ObjectReader, into config: inout Configuration) throws(ConfigurationError) {
         if let poll = try top.object("poll", allowed: ["active_seconds", "idle_seconds"]) {
             config.pollActiveSeconds = try poll.number("active_seconds", in: 1...3600) ?? config.pollActiveSeconds
             config.pollIdleSeconds = try poll.number("idle_seconds", in: 1...3600) ?? config.pollIdleSeconds
@@ -128,37 +164,20 @@ public enum ConfigurationLoader {
             }
             config.updates = mode
         }
-        if let http = try top.object("http", allowed: ["listen", "port", "allow"]) {
-            config.httpListen = try http.string("listen") ?? config.httpListen
-            if !isIPAddress(config.httpListen) {
-                throw http.invalid("listen", "expects an IP address like 127.0.0.1, 0.0.0.0 or ::, found \"\(config.httpListen)\"")
-            }
-            config.httpPort = try http.int("port", in: 0...65535) ?? config.httpPort
-            config.httpAllow = try http.stringList("allow") ?? config.httpAllow
-            for (index, address) in config.httpAllow.enumerated() where !isIPAddress(address) {
-                throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
-            }
+    }
+
+    /// `http: {listen, port, allow}`: the history page and the API.
+    private static func readHTTP(_ top: ObjectReader, file: String, into config: inout Configuration) throws(ConfigurationError) {
+        guard let http = try top.object("http", allowed: ["listen", "port", "allow"]) else { return }
+        config.httpListen = try http.string("listen") ?? config.httpListen
+        if !isIPAddress(config.httpListen) {
+            throw http.invalid("listen", "expects an IP address like 127.0.0.1, 0.0.0.0 or ::, found \"\(config.httpListen)\"")
         }
-        try readPrice(top, into: &config)
-        config.discover = try top.bool("discover") ?? true
-        config.entities = try top.bool("entities") ?? true
-        config.target = try top.stringList("target")
-        if let texts = try top.object("texts", allowed: textKeys) {
-            config.texts = try readTexts(texts, over: config.texts)
+        config.httpPort = try http.int("port", in: 0...65535) ?? config.httpPort
+        config.httpAllow = try http.stringList("allow") ?? config.httpAllow
+        for (index, address) in config.httpAllow.enumerated() where !isIPAddress(address) {
+            throw .config("\(file): 'http.allow[\(index)]' expects an IP address like 172.30.32.2, found \"\(address)\"")
         }
-        try readDelivery(top, into: &config)
-        if let list = top.tree("appliances") {
-            guard case .array(let items) = list else { throw top.mismatch("appliances", "a list of appliances", list) }
-            for (index, item) in items.enumerated() {
-                let appliance = try ObjectReader(item, file: file, path: "appliances[\(index)]", allowed: applianceKeys)
-                let parsed = try readAppliance(appliance, config: config)
-                if config.appliances.contains(where: { $0.settings.id == parsed.settings.id }) {
-                    throw appliance.invalid("id", "repeats the id '\(parsed.settings.id)'; each appliance needs its own")
-                }
-                config.appliances.append(parsed)
-            }
-        }
-        return config
     }
 
     /// `price`: a fixed price per kWh and its currency, and a price entity (docs/REFERENCE.md, "Energy and cost").
@@ -196,6 +215,30 @@ public enum ConfigurationLoader {
         } else if let steps = object.tree("progress_steps") {
             settings.steps = try readSteps(steps, file: object.file, path: object.keyPath("progress_steps"))
         }
+        try readTuning(object, into: &settings)
+        if let texts = try object.object("texts", allowed: textKeys) {
+            settings.texts = try readTexts(texts, over: settings.texts)
+        }
+        if let profile = try object.string("profile") {
+            guard let known = BrandProfile(rawValue: profile) else {
+                throw object.invalid("profile", "expects one of \(BrandProfile.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(profile)\"")
+            }
+            settings.profile = known
+        }
+        settings.power = try readPower(object, over: settings.power)
+        settings.quietHours = try readQuietHours(object, "quiet_hours")
+        let (entities, unmapped) = try readEntities(object)
+        // A power sensor alone makes a smart plug appliance (docs/CYCLES.md, "Smart plugs").
+        let hasProfile = object.has("profile")
+        if !hasProfile, entities[.power] != nil, entities[.operationState] == nil, !object.has("operation_state_entity") {
+            settings.profile = .plug
+        }
+        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"),
+                                      hasProfile: hasProfile || settings.profile == .plug)
+    }
+
+    /// An appliance's timing and presentation keys, over the household's defaults.
+    private static func readTuning(_ object: ObjectReader, into settings: inout ApplianceSettings) throws(ConfigurationError) {
         settings.cyclePushLimit = try object.int("cycle_push_limit", in: 3...1000) ?? settings.cyclePushLimit
         settings.dashboard = try object.string("dashboard")
         if object.has("target") { settings.target = try object.stringList("target") ?? [] }
@@ -212,17 +255,11 @@ public enum ConfigurationLoader {
         settings.finishCorrection = try object.bool("finish_correction") ?? settings.finishCorrection
         settings.unloadReminderMinutes = try object.number("unload_reminder_minutes", in: 0...1440)
         settings.unloadReminderRepeats = try object.int("unload_reminder_repeats", in: 0...20) ?? settings.unloadReminderRepeats
-        if let texts = try object.object("texts", allowed: textKeys) {
-            settings.texts = try readTexts(texts, over: settings.texts)
-        }
-        if let profile = try object.string("profile") {
-            guard let known = BrandProfile(rawValue: profile) else {
-                throw object.invalid("profile", "expects one of \(BrandProfile.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(profile)\"")
-            }
-            settings.profile = known
-        }
-        settings.power = try readPower(object, over: settings.power)
-        settings.quietHours = try readQuietHours(object, "quiet_hours")
+    }
+
+    /// The appliance's entities by role, from `entities: {role: id}` and the flat
+    /// `<role>_entity` keys; a role mapped to null is unmapped (discovery leaves it alone).
+    private static func readEntities(_ object: ObjectReader) throws(ConfigurationError) -> ([Role: String], Set<Role>) {
         var entities: [Role: String] = [:]
         var unmapped: Set<Role> = []
         if let map = try object.object("entities", allowed: Role.allCases.map(\.rawValue)) {
@@ -248,13 +285,7 @@ public enum ConfigurationLoader {
             }
             entities[role] = entity
         }
-        // A power sensor alone makes a smart plug appliance (docs/CYCLES.md, "Smart plugs").
-        let hasProfile = object.has("profile")
-        if !hasProfile, entities[.power] != nil, entities[.operationState] == nil, !object.has("operation_state_entity") {
-            settings.profile = .plug
-        }
-        return ApplianceConfiguration(settings: settings, entities: entities, unmapped: unmapped, hasName: object.has("name"),
-                                      hasProfile: hasProfile || settings.profile == .plug)
+        return (entities, unmapped)
     }
 
     /// `power: {on_watts, start_seconds, off_watts, off_seconds, zero_watts, quiet_seconds, burst_seconds,
