@@ -33,5 +33,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._006_api_settings_and_instance_sql, as: UTF8.self)),
         Migration(version: 7, name: "units_and_rests",
                   sql: String(decoding: PackageResources._007_units_and_rests_sql, as: UTF8.self)),
+        Migration(version: 8, name: "household_settings",
+                  sql: String(decoding: PackageResources._008_household_settings_sql, as: UTF8.self)),
     ]
 }

@@ -163,6 +163,10 @@ public struct Household: Sendable {
             return command(applianceID, at: at) { tracker, budget in tracker.retune(settings, at: at, budget: budget) }
         case .endActivity(let applianceID, let at):
             return command(applianceID, at: at) { tracker, budget in tracker.endActivity(at: at, budget: budget) }
+        case .redelivered(let settings, let at):
+            let steps = fireDeadlines(before: at, inclusive: false)
+            delivery = settings
+            return steps + reconsiderAll(at: at)
         }
     }
 
@@ -187,6 +191,11 @@ public struct Household: Sendable {
             changed = true
         }
         guard changed else { return [] }
+        return reconsiderAll(at: at)
+    }
+
+    /// Every waiting notice tried again at `at`: who is home, or the settings, changed.
+    private mutating func reconsiderAll(at: Date) -> [Step] {
         var steps: [Step] = []
         for id in order {
             guard var member = members[id] else { continue }
@@ -269,6 +278,9 @@ public enum HouseholdEvent: Sendable {
     case endActivity(String, at: Date)
     /// The followed people's states at one moment (`home`, `not_home`, a zone), by `person.*` entity.
     case people([String: String], at: Date)
+    /// Quiet hours or the people's settings changed at `at` (the local API): every waiting
+    /// notice is tried again with them (it may go out now, or wait for another moment).
+    case redelivered(DeliverySettings, at: Date)
 }
 
 /// UTC days as whole numbers: the daily budget's unit. Unix time has no leap seconds,

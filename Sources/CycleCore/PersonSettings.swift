@@ -14,13 +14,25 @@ public struct PersonSettings: Sendable, Equatable, Codable {
     /// Their own quiet hours; nil: the appliance's, else the household's.
     public var quietHours: QuietOverride?
     /// Their texts (their language) for what is addressed to them; nil: the appliance's.
+    /// Made from `language` and `ownTexts` by `resolvedTexts(over:)`.
     public var texts: Texts?
+    /// Their language (`Texts.languages`): the built-in set under their own texts; nil: none chosen.
+    public var language: String?
+    /// Their own texts by configuration key, over their language's set (else the household's texts).
+    public var ownTexts: [String: String] = [:]
 
     public static let allKinds: Set<CallKind> = [.start, .progress, .end, .reminder]
 
     public init(entity: String, target: [String]? = nil) {
         self.entity = entity
         self.target = target ?? [entity]
+    }
+
+    /// Their texts: their language's set (else `household`) with their own texts over it;
+    /// nil (the appliance's texts) when they chose neither.
+    public func resolvedTexts(over household: Texts) -> Texts? {
+        guard language != nil || !ownTexts.isEmpty else { return nil }
+        return (language.flatMap(Texts.builtIn) ?? household).replacing(ownTexts)
     }
 }
 
@@ -37,6 +49,9 @@ public struct DeliverySettings: Sendable {
     public var presenceWaitSeconds: Double = 12 * 3600
     /// The local clock quiet hours are read on.
     public var clock: LocalClock = .utc
+    /// The household's texts (the configuration's `texts`): what a person's own texts go
+    /// over when they chose no language.
+    public var texts = Texts()
 
     public init() {}
 

@@ -5,32 +5,13 @@ extension HistoryStore {
     /// The settings changed through the local API, by appliance, then key: each value as
     /// the JSON text it was stored with (docs/API.md, "Settings").
     public func settingsOverrides() throws(StoreError) -> [String: [String: String]] {
-        try perform("reading the settings changed through the API") { () throws(SQLiteError) in
-            var all: [String: [String: String]] = [:]
-            try connection.forEachRow("SELECT appliance_id, key, value FROM appliance_settings ORDER BY appliance_id, key") { row in
-                all[row.string(0), default: [:]][row.string(1)] = row.string(2)
-            }
-            return all
-        }
+        try keyedSettings(table: "appliance_settings", scope: "appliance_id", what: "the settings changed through the API")
     }
 
     /// Replaces every stored setting of the appliance with `values` (key to JSON text);
     /// empty drops them all. One transaction.
     public func replaceSettingsOverrides(applianceID: String, _ values: [String: String], at: Date) throws(StoreError) {
-        do {
-            try transaction { () throws -> Void in
-                try connection.execute("DELETE FROM appliance_settings WHERE appliance_id = ?1", [applianceID])
-                for key in values.keys.sorted() {
-                    try connection.execute(
-                        "INSERT INTO appliance_settings (appliance_id, key, value, changed_at) VALUES (?1, ?2, ?3, ?4)",
-                        [applianceID, key, values[key] ?? "null", at])
-                }
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(path: path, kind: .sqlite, problem: "failed while storing the settings of '\(applianceID)': \(error)")
-        }
+        try replaceKeyedSettings(table: "appliance_settings", scope: "appliance_id", applianceID, values, at: at)
     }
 
     /// This service's instance id: the one stored, or `make()`'s, stored now and kept for good.

@@ -9,7 +9,7 @@ import HistoryWeb
 /// carry the bearer key, else 401 and one `api_refused` line (the address and the path,
 /// never the key). Answers on the server's connection threads.
 public final class ServiceAPI: Sendable {
-    private let link: ServiceLink
+    let link: ServiceLink
     private let key: APIKey
     private let log: Log
 
@@ -36,6 +36,10 @@ public final class ServiceAPI: Sendable {
         }
         let route = Array(parts.dropFirst(2))
         switch (request.method, route.count) {
+        case ("GET", _) where ["household", "people"].contains(route[0]), ("HEAD", _) where ["household", "people"].contains(route[0]):
+            return readHousehold(route, path: request.path)
+        case ("PATCH", _) where Self.householdSettings(route) != nil:
+            return changeHousehold(route, body: request.body)
         case ("GET", _), ("HEAD", _):
             return read(route, request: request)
         case ("PATCH", 3) where route[0] == "appliances" && route[2] == "settings":
@@ -96,8 +100,13 @@ public final class ServiceAPI: Sendable {
         answer(link.submit(.endActivity(applianceID: id)), id: id, success: 202)
     }
 
-    private func answer(_ outcome: CommandOutcome?, id: String, success: Int) -> HistoryResponse {
+    func answer(_ outcome: CommandOutcome?, id: String, success: Int) -> HistoryResponse {
         switch outcome {
+        case .household(let household):
+            let person = id.isEmpty ? nil : household.person(id)
+            return Self.json(person.map(APIJSON.person) ?? APIJSON.household(household))
+        case .unknownPerson:
+            return Self.unknownPerson(id)
         case .done(let snapshot):
             let body = success == 202 ? JSONObject([("accepted", .bool(true))]) : APIJSON.appliance(snapshot)
             return HistoryResponse(status: success, contentType: "application/json", body: body.compactJSON())
@@ -113,12 +122,14 @@ public final class ServiceAPI: Sendable {
     }
 
     /// The methods a known path takes; nil for an unknown path.
-    private static func allowed(_ route: [String]) -> String? {
+    static func allowed(_ route: [String]) -> String? {
         switch route.count {
         case 1 where ["service", "appliances", "events"].contains(route[0]): "GET, HEAD"
         case 2 where route[0] == "appliances": "GET, HEAD"
         case 3 where route[0] == "appliances" && route[2] == "settings": "PATCH"
         case 3 where route[0] == "appliances" && route[2] == "end_activity": "POST"
+        case _ where route == ["household"], 2 where route[0] == "people": "GET, HEAD"
+        case _ where householdSettings(route) != nil: "PATCH"
         default: nil
         }
     }
@@ -127,7 +138,7 @@ public final class ServiceAPI: Sendable {
         error(404, "unknown_appliance", "no appliance '\(id)' is followed (GET /api/v1/appliances lists them)")
     }
 
-    private static func json(_ object: JSONObject) -> HistoryResponse {
+    static func json(_ object: JSONObject) -> HistoryResponse {
         HistoryResponse(status: 200, contentType: "application/json", body: object.compactJSON())
     }
 

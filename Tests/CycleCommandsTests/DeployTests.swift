@@ -270,16 +270,7 @@ struct DeployTests {
     @Test("An appliance entry needs only its id: every other key is optional, and nothing is nested")
     func applianceEntryNeedsOnlyID() throws {
         let appliance = try #require(try addOnConfig()["schema"]?["appliances"]?.items.first)
-        for key in appliance.keys.sorted() where key != "id" {
-            let type: MiniYAML? = if case .list(let items)? = appliance[key] { items.first } else { appliance[key] }
-            // The Supervisor's rule: a key left out must have a type ending in "?" (for a
-            // list, its element's); a nested mapping left out is always refused.
-            guard case .scalar(let text)? = type else {
-                Issue.record("appliances[].\(key) is a nested group: the Supervisor would require it")
-                continue
-            }
-            #expect(text.hasSuffix("?"), "appliances[].\(key) is required (\(text))")
-        }
+        expectOnlyRequired(appliance, "appliances", "id")
         #expect(appliance["id"] == .scalar("match(^[A-Za-z0-9_-]{1,50}$)"))
 
         // What such entries mean to the config loader: the flat entity keys and the list of

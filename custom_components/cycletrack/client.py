@@ -76,6 +76,23 @@ class CycletrackClient:
         body = await self._request("PATCH", path, changes)
         return self._read(lambda: Appliance.from_dict(body), path)
 
+    async def async_get_household(self) -> dict[str, Any]:
+        """GET /api/v1/household: quiet hours and the people, in effect with their sources."""
+        body = await self._request("GET", "api/v1/household")
+        return self._read(lambda: _household(body), "api/v1/household")
+
+    async def async_update_household(self, changes: dict[str, Any]) -> dict[str, Any]:
+        """PATCH /api/v1/household/settings; the household with its new settings."""
+        path = "api/v1/household/settings"
+        body = await self._request("PATCH", path, changes)
+        return self._read(lambda: _household(body), path)
+
+    async def async_update_person(self, entity_id: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """PATCH /api/v1/people/{entity}/settings; the person with their new settings."""
+        path = f"api/v1/people/{entity_id}/settings"
+        body = await self._request("PATCH", path, changes)
+        return self._read(lambda: _person(body), path)
+
     def _read[T](self, parse: Callable[[], T], path: str) -> T:
         """A body in the contract's shape, else a CycletrackError naming the URL and what is wrong."""
         try:
@@ -115,6 +132,22 @@ class CycletrackClient:
             raise CannotConnect(f"{method} {self.base_url}{path}: {err!r}") from err
         except ValueError as err:
             raise CycletrackError(f"{method} {self.base_url}{path}: {err}") from err
+
+
+def _household(body: Any) -> dict[str, Any]:
+    """The household in the contract's shape (KeyError, TypeError otherwise)."""
+    if not isinstance(body["settings"]["quiet_hours"], str) or not isinstance(body["languages"], list):
+        raise TypeError("quiet_hours or languages of the wrong type")
+    for person in body["people"]:
+        _person(person)
+    return body
+
+
+def _person(body: Any) -> dict[str, Any]:
+    """A person in the contract's shape (KeyError, TypeError otherwise)."""
+    if not isinstance(body["entity"], str) or not isinstance(body["settings"]["kinds"], list):
+        raise TypeError("entity or kinds of the wrong type")
+    return body
 
 
 async def _raise_for_status(response: aiohttp.ClientResponse) -> None:

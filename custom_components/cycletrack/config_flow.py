@@ -1,4 +1,4 @@
-"""Config flow: Supervisor discovery of the add-on, or the URL and key by hand; reauth, reconfigure, options."""
+"""Config flow: Supervisor discovery of the add-on, or the URL and key by hand; reauth, reconfigure (options: options_flow.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,7 @@ from typing import Any
 
 import probatio
 
-from homeassistant.config_entries import (
-    SOURCE_HASSIO,
-    ConfigFlow,
-    ConfigFlowResult,
-    OptionsFlowWithReload,
-)
+from homeassistant.config_entries import ConfigFlow, ConfigFlowResult
 from homeassistant.const import CONF_API_KEY, CONF_URL
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
@@ -27,6 +22,7 @@ from .client import CannotConnect, CycletrackClient, CycletrackError, InvalidAut
 from .const import ADDON_SLUG, CONF_PANEL, DEFAULT_TITLE, DOMAIN, LOGGER
 from .coordinator import CycletrackConfigEntry
 from .models import ServiceInfo
+from .options_flow import CycletrackOptionsFlow
 
 DEFAULT_URL = "http://127.0.0.1:8099"
 _KEY_SELECTOR = TextSelector(TextSelectorConfig(type=TextSelectorType.PASSWORD))
@@ -160,22 +156,3 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
             return self.async_update_reload_and_abort(entry, data_updates=data)
         url = user_input[CONF_URL] if user_input else entry.data[CONF_URL]
         return self.async_show_form(step_id="reconfigure", data_schema=_connection_schema(url), errors=errors)
-
-
-class CycletrackOptionsFlow(OptionsFlowWithReload):
-    """What the integration itself shows: the history page in the sidebar.
-
-    The API has no household-wide setting to write yet (the daily push limit and the
-    texts are the service's configuration); each appliance's settings are its own
-    number and switch entities.
-    """
-
-    async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """The options form."""
-        if user_input is not None:
-            return self.async_create_entry(data=user_input)
-        default = self.config_entry.options.get(CONF_PANEL, self.config_entry.source != SOURCE_HASSIO)
-        return self.async_show_form(
-            step_id="init",
-            data_schema=probatio.Schema({probatio.Required(CONF_PANEL, default=default): bool}),
-        )

@@ -78,6 +78,7 @@ struct CheckCommand {
         let entities = appliances.flatMap { Array($0.entities.values) }
         await checkUpdates(config, entities: entities, client: client, into: &report)
         await checkEntities(appliances, client: client, into: &report)
+        for row in await peopleRows(config, client: client) { report.add(row.check, ok: row.ok, row.detail) }
         addSettings(appliances, config: config, into: &report)
         if appliances.isEmpty {
             report.add("appliances", ok: false, nothingToTrack(config, discoveryError: discovery.error))

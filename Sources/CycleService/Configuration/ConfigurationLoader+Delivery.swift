@@ -4,10 +4,11 @@ import FoundationEssentials
 /// `quiet_hours`, `presence_wait_hours` and `people` (docs/REFERENCE.md, "Quiet hours and
 /// people"): read into the household's `DeliverySettings`.
 extension ConfigurationLoader {
-    static let personKeys = ["entity", "target", "kinds", "quiet_hours", "texts"]
+    static let personKeys = ["entity", "target", "kinds", "quiet_hours", "language", "texts"]
 
     /// Reads the top-level keys into `config.delivery`.
     static func readDelivery(_ top: ObjectReader, into config: inout Configuration) throws(ConfigurationError) {
+        config.delivery.texts = config.texts
         if let window = try readQuietHours(top, "quiet_hours"), case .window(let hours) = window {
             config.delivery.quietHours = hours
         }
@@ -46,16 +47,31 @@ extension ConfigurationLoader {
             person.kinds = chosen
         }
         person.quietHours = try readQuietHours(object, "quiet_hours")
+        person.language = try readLanguage(object, "language")
         if let own = try object.object("texts", allowed: textKeys) {
-            person.texts = try readTexts(own, over: texts)
+            _ = try readTexts(own, over: texts)  // each placeholder checked, the error naming the key
+            for key in textKeys {
+                if let text = try own.string(key) { person.ownTexts[key] = text }
+            }
         }
+        person.texts = person.resolvedTexts(over: texts)
         return person
     }
 
-    /// `"22:00-07:00"`, or `"off"` (an empty string too: the add-on's unset text) for none.
+    /// A built-in text set's code (`Texts.languages`); `""` (the add-on's unset text) for none.
+    static func readLanguage(_ object: ObjectReader, _ key: String) throws(ConfigurationError) -> String? {
+        guard let code = try object.string(key), !code.isEmpty else { return nil }
+        guard Texts.languages.contains(code) else {
+            throw object.invalid(key, "expects one of \(Texts.languages.joined(separator: ", ")) (the built-in texts), found \"\(code)\"")
+        }
+        return code
+    }
+
+    /// `"22:00-07:00"`, or `"off"` for none; an empty string (the add-on's unset text) is
+    /// no setting of its own, as the add-on's options say: the household's, or none there.
     static func readQuietHours(_ object: ObjectReader, _ key: String) throws(ConfigurationError) -> QuietOverride? {
-        guard let text = try object.string(key) else { return nil }
-        if text.isEmpty || text == "off" { return .off }
+        guard let text = try object.string(key), !text.isEmpty else { return nil }
+        if text == "off" { return .off }
         guard let window = QuietHours(text) else {
             throw object.invalid(key, "expects a local-time window like \"22:00-07:00\" (HH:MM-HH:MM, start and end differ) or \"off\", found \"\(text)\"")
         }

@@ -354,13 +354,7 @@ public enum ConfigurationLoader {
 
     static func readTexts(_ object: ObjectReader, over base: Texts) throws(ConfigurationError) -> Texts {
         var texts = base
-        let setters: [String: WritableKeyPath<Texts, String>] = [
-            "started": \.started, "started_program": \.startedProgram, "paused": \.paused,
-            "action_required": \.actionRequired, "running": \.running, "percent_complete": \.percentComplete,
-            "finished": \.finished, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
-            "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "unload_reminder": \.unloadReminder,
-            "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
-        ]
+        let setters = Texts.keyPaths
         for key in textKeys {
             guard let text = try object.string(key), let keyPath = setters[key] else { continue }
             let allowed = Texts.placeholders[key] ?? []

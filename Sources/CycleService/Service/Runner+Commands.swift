@@ -21,6 +21,7 @@ extension Runner {
             if let settings = household.tracker(id)?.settings { await drive(.retuned(id, settings, at: clock.now())) }
         }
         link.setWaker { [weak self] in Task { await self?.wakeForCommand() } }
+        shareHousehold()
         share([])
     }
 
@@ -66,6 +67,8 @@ extension Runner {
                 return .refused("the history database refused the clear; nothing was sent")
             }
             log.info("activity_ended", ["appliance": id, "by": "api"])
+        case .changeDelivery(let change):
+            return await changeDelivery(change)
         }
         guard let publisher else { return .refused("no snapshot") }
         return .done(publisher.snapshot(id(of: command), household: household))
@@ -74,6 +77,7 @@ extension Runner {
     private func id(of command: RunnerCommand) -> String {
         switch command {
         case .changeSettings(let id, _), .endActivity(let id): id
+        case .changeDelivery: ""
         }
     }
 

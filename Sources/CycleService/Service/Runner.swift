@@ -166,7 +166,7 @@ public actor Runner {
         burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
         household = Household(dailyLimit: options.dailyPushLimit,
                               callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
-                              delivery: options.delivery)
+                              delivery: Self.storedDelivery(options.delivery, store: store, log: log))
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
             household.follow(Self.learning(appliance.settings, store: store, log: log),

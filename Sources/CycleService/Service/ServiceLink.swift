@@ -13,6 +13,7 @@ public final class ServiceLink: Sendable {
     private struct State {
         var service: ServiceSnapshot?
         var appliances: [ApplianceSnapshot] = []
+        var household: HouseholdSnapshot?
         var subscribers: [Int: EventSubscription] = [:]
         var nextSubscriber = 0
         var lastStreamClosed: Date?
@@ -60,6 +61,14 @@ public final class ServiceLink: Sendable {
             return (service, state.appliances)
         }
     }
+
+    /// The household's and the people's settings in effect, with where each came from.
+    public func updateHousehold(_ household: HouseholdSnapshot) {
+        state.withLock { $0.household = household }
+    }
+
+    /// The latest household snapshot; nil before the runner made its first.
+    public func household() -> HouseholdSnapshot? { state.withLock { $0.household } }
 
     // MARK: Event streams (the API opens them)
 
@@ -156,6 +165,17 @@ public enum RunnerCommand: Sendable, Equatable {
     case changeSettings(applianceID: String, SettingsChange)
     /// End one appliance's Live Activity now.
     case endActivity(applianceID: String)
+    /// Change the household's quiet hours or one person's settings (docs/API.md, "The household").
+    case changeDelivery(DeliveryChange)
+}
+
+/// A change of the household's or a person's settings through the API; nil: every change
+/// of that scope dropped, the configuration's settings again.
+public enum DeliveryChange: Sendable, Equatable {
+    /// The household's keys (`quietHours`; `people` unused).
+    case household(DeliveryOverrides?)
+    /// One person's keys, by `person.*` entity.
+    case person(String, PersonOverrides?)
 }
 
 /// A change of settings through the API.
@@ -170,7 +190,11 @@ public enum SettingsChange: Sendable, Equatable {
 public enum CommandOutcome: Sendable, Equatable {
     /// Done: the appliance as it is now.
     case done(ApplianceSnapshot)
+    /// A household change done: the household as it is now.
+    case household(HouseholdSnapshot)
     case unknownAppliance
+    /// A person the configuration's `people` doesn't have.
+    case unknownPerson
     /// `endActivity` for an appliance without a Live Activity showing.
     case noActivity
     /// Not done: the store refused, or the service is stopping (the text says).

@@ -28,11 +28,14 @@ final class APIFixture: @unchecked Sendable {
     private var task: Task<Void, Never>?
     /// Seconds added to the link's clock: the 60 s of "no stream" pass at once.
     let shift = TimeShift()
+    /// The configuration's quiet hours and people.
+    let delivery: DeliverySettings
 
     var database: String { store.path() }
     var base: String { "http://127.0.0.1:\(server.port)" }
 
-    init(entities: Bool = true) async throws {
+    init(entities: Bool = true, delivery: DeliverySettings = DeliverySettings()) async throws {
+        self.delivery = delivery
         store = try StoreFixture()
         standIn = try HomeAssistantStandIn()
         key = try APIKey.loadOrCreate(APIKey.path(besideDatabase: store.path())).key
@@ -64,6 +67,7 @@ final class APIFixture: @unchecked Sendable {
         var options = Runner.Options(activePollSeconds: 0.2, idlePollSeconds: 0.2, dailyPushLimit: 400, rediscoverSeconds: nil)
         options.link = link
         options.updates = .poll
+        options.delivery = delivery
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: standIn.baseURL, token: standIn.token, http: HTTPClient()))
         let runner = try Runner(appliances: [tracked], databasePath: database, sourceName: .run, options: options,
                                 source: gateway, sink: gateway, surface: entities ? gateway : nil, clock: SystemClock(), log: capture.log)

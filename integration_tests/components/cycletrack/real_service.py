@@ -113,8 +113,10 @@ class RealService:
 
     own_appliance = "dryer"
 
-    def __init__(self, binary: str, directory: Path, device: dr.DeviceEntry) -> None:
-        """Files under `directory`; the dishwasher is `device`."""
+    def __init__(
+        self, binary: str, directory: Path, device: dr.DeviceEntry, extra_config: dict[str, Any] | None = None
+    ) -> None:
+        """Files under `directory`; the dishwasher is `device`; `extra_config` keys go over the configuration."""
         self.binary = binary
         self.directory = directory
         self.device = device
@@ -126,6 +128,7 @@ class RealService:
         self.instance_id = ""
         self._process: asyncio.subprocess.Process | None = None
         self._entity = {self.linked_appliance: "dishwasher", self.own_appliance: "dryer"}
+        self._extra_config = extra_config or {}
 
     async def start(self) -> None:
         """Start the stand-in (once) and the service; wait until its API answers."""
@@ -227,6 +230,7 @@ class RealService:
                 },
             ],
         }
+        config.update(self._extra_config)
         (self.directory / "cycletrack.json").write_text(json.dumps(config, indent=2))
 
     async def _wait_ready(self) -> None:

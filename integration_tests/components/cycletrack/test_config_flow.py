@@ -238,9 +238,13 @@ async def test_reconfigure(
 
 
 async def test_options_panel(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    """The one option: the history page as a sidebar panel."""
+    """The history page as a sidebar panel: the menu's first entry (the form at once
+    for a service without the household API, as the contract stand-in is)."""
     result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
+    if result["type"] is FlowResultType.MENU:
+        result = await hass.config_entries.options.async_configure(result["flow_id"], {"next_step_id": "sidebar"})
     assert result["type"] is FlowResultType.FORM
+    assert result["step_id"] == "sidebar"
     result = await hass.config_entries.options.async_configure(result["flow_id"], {CONF_PANEL: False})
     assert result["type"] is FlowResultType.CREATE_ENTRY
     await hass.async_block_till_done()
