@@ -33,5 +33,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._006_api_settings_and_instance_sql, as: UTF8.self)),
         Migration(version: 7, name: "units_and_rests",
                   sql: String(decoding: PackageResources._007_units_and_rests_sql, as: UTF8.self)),
+        Migration(version: 9, name: "held_and_dropped_pushes",
+                  sql: String(decoding: PackageResources._009_held_and_dropped_pushes_sql, as: UTF8.self)),
     ]
 }
