@@ -114,7 +114,9 @@ public actor Runner {
     var reader: Task<Void, Never>?
     /// What arrived for the loop since its last turn.
     var arrivals: [Arrival] = []
-    /// What HA showed last, by entity: the full read at each (re)connect, then events.
+    /// What HA shows now, by entity: the full read at each (re)connect, then events. Its one
+    /// owner; what was last recorded of it is the store's (`HistoryStore.observationDiffers`),
+    /// and the two differ while a burst gathers or the store refuses writes.
     var known: [String: EntityState?] = [:]
     /// What events brought while a full read was under way, to apply over its answer.
     var deliveredDuringRead: [String: EntityState?]?
