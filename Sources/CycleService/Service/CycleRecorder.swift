@@ -55,9 +55,6 @@ public final class CycleRecorder {
         }
     }
 
-    /// The store's id of the appliance's open cycle, as recorded.
-    public func openCycleID(_ applianceID: String) -> Int64? { openCycles[applianceID] }
-
     /// How the appliance's past finish estimates turned out, for the finish-time
     /// correction; nil when the store can't say (logged: the appliance starts without).
     public func finishHistory(_ applianceID: String, log: Log) -> FinishHistory? {
