@@ -43,6 +43,7 @@ let package = Package(
                 .embedInCode("0006_api_settings_and_instance.sql"),
                 .embedInCode("0007_units_and_rests.sql"),
                 .embedInCode("0008_household_settings.sql"),
+                .embedInCode("0009_held_and_dropped_pushes.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.

@@ -35,5 +35,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._007_units_and_rests_sql, as: UTF8.self)),
         Migration(version: 8, name: "household_settings",
                   sql: String(decoding: PackageResources._008_household_settings_sql, as: UTF8.self)),
+        Migration(version: 9, name: "held_and_dropped_pushes",
+                  sql: String(decoding: PackageResources._009_held_and_dropped_pushes_sql, as: UTF8.self)),
     ]
 }

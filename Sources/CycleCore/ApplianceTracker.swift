@@ -212,7 +212,7 @@ public struct ApplianceTracker: Sendable {
     private mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
         guard let notice = held else { return [] }
         finishHeld(budget: &budget)
-        return [.waiting(kind: notice.kind, at: now, reason: "\(notice.reason): dropped, \(why)")]
+        return [.waiting(kind: notice.kind, at: now, reason: notice.reason + TrackerEffect.droppedMark + why)]
     }
 
     private mutating func finishHeld(budget: inout DailyBudget) {

@@ -52,7 +52,7 @@ struct HeldNotice: Sendable, Codable, Equatable {
                 let limit = dueAt.addingTimeInterval(audience.delivery.presenceWaitSeconds)
                 if now >= limit {
                     let hours = NumberText.plain(audience.delivery.presenceWaitSeconds / 3600)
-                    return ([.waiting(kind: kind, at: now, reason: "\(reason): dropped, nobody came home within \(hours) h")],
+                    return ([.waiting(kind: kind, at: now, reason: reason + TrackerEffect.droppedMark + "nobody came home within \(hours) h")],
                             .dropped)
                 }
                 return wait(until: limit, at: now, why: "nobody home")

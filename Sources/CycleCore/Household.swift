@@ -21,21 +21,8 @@ public struct Household: Sendable {
         public var ended: CycleInfo?
     }
 
-    /// What the world keeps of one appliance between runs: the tracker's snapshot and
-    /// the store's id of the open cycle (the core never reads it, only carries it).
-    public struct Saved: Sendable, Codable, Equatable {
-        public var cycleID: Int64?
-        public var tracker: ApplianceTracker.Snapshot
-
-        public init(cycleID: Int64?, tracker: ApplianceTracker.Snapshot) {
-            self.cycleID = cycleID
-            self.tracker = tracker
-        }
-    }
-
     private struct Member: Sendable {
         var tracker: ApplianceTracker
-        var cycleID: Int64?
     }
 
     /// `daily_push_limit`: calls per UTC day over all appliances.
@@ -74,7 +61,7 @@ public struct Household: Sendable {
     ///   store has it (docs/PUSHES.md, "Finish-time correction"); nil keeps what the
     ///   household has (none for a new appliance). Cycles that finish later are added by
     ///   the household itself.
-    public mutating func follow(_ settings: ApplianceSettings, restoring saved: Saved? = nil,
+    public mutating func follow(_ settings: ApplianceSettings, restoring saved: ApplianceTracker.Snapshot? = nil,
                                 history: FinishHistory? = nil) {
         if var member = members[settings.id] {
             let known = member.tracker.history
@@ -83,10 +70,10 @@ public struct Household: Sendable {
             members[settings.id] = member
             return
         }
-        var tracker = saved.map { ApplianceTracker(settings: settings, restoring: $0.tracker) }
+        var tracker = saved.map { ApplianceTracker(settings: settings, restoring: $0) }
             ?? ApplianceTracker(settings: settings)
         if let history { tracker.history = history }
-        members[settings.id] = Member(tracker: tracker, cycleID: saved?.cycleID)
+        members[settings.id] = Member(tracker: tracker)
         order.append(settings.id)
     }
 
@@ -97,16 +84,8 @@ public struct Household: Sendable {
     public func tracker(_ applianceID: String) -> ApplianceTracker? { members[applianceID]?.tracker }
 
     /// What to save for the appliance so that a restart carries on.
-    public func saved(_ applianceID: String) -> Saved? {
-        members[applianceID].map { Saved(cycleID: $0.cycleID, tracker: $0.tracker.snapshot) }
-    }
-
-    /// The store's id of the appliance's open cycle.
-    public func cycleID(_ applianceID: String) -> Int64? { members[applianceID]?.cycleID }
-
-    /// Sets the store's id of the appliance's open cycle (nil once it ended).
-    public mutating func setCycleID(_ id: Int64?, for applianceID: String) {
-        members[applianceID]?.cycleID = id
+    public func saved(_ applianceID: String) -> ApplianceTracker.Snapshot? {
+        members[applianceID]?.tracker.snapshot
     }
 
     /// Appliances with an open cycle.

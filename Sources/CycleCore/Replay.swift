@@ -63,13 +63,12 @@ public enum Replay {
 
     /// Replays observations in time order through a fresh household of one appliance,
     /// exactly as `run` feeds polled ones. `onEvent` sees each event's steps with the
-    /// household after them, as `run`'s recorder does (`replay --record` stores them and
-    /// sets the store's cycle ids in the household). `history` is what the store knew of
+    /// household after them, as `run`'s recorder does (`replay --record` stores them). `history` is what the store knew of
     /// the appliance's finish estimates before the trace (none: no correction at first);
     /// `delivery`, the household's quiet hours and people (the trace's `person.*` states).
     public static func run(settings: ApplianceSettings, observations: [Observation], dailyLimit: Int = 400,
                            history: FinishHistory = FinishHistory(), delivery: DeliverySettings = DeliverySettings(),
-                           onEvent: ([Household.Step], inout Household) -> Void = { _, _ in }) -> ReplayResult {
+                           onEvent: ([Household.Step], Household) -> Void = { _, _ in }) -> ReplayResult {
         var household = Household(dailyLimit: dailyLimit, delivery: delivery)
         household.follow(settings, history: history)
         var effects: [TrackerEffect] = []
@@ -80,7 +79,7 @@ public enum Replay {
                 effects += step.effects
                 take(step, into: &cycles)
             }
-            if !steps.isEmpty { onEvent(steps, &household) }
+            if !steps.isEmpty { onEvent(steps, household) }
         }
         return ReplayResult(
             observations: observations,

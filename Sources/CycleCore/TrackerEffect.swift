@@ -22,3 +22,16 @@ public enum TrackerEffect: Sendable, Equatable {
     /// Something odd in the input, e.g. an unrecognised operation state.
     case warning(String)
 }
+
+extension TrackerEffect {
+    /// What a `.waiting` reason says after the notice's own reason when it was given up:
+    /// "end: finished: dropped, the door opened".
+    static let droppedMark = ": dropped, "
+
+    /// Whether this is a `.waiting` effect saying that its notice was given up on (the
+    /// door opened, a new cycle started, nobody came home in time), not that it waits.
+    public var dropsNotice: Bool {
+        if case .waiting(_, _, let reason) = self { return reason.contains(Self.droppedMark) }
+        return false
+    }
+}

@@ -15,8 +15,7 @@ extension HistoryStore {
     @discardableResult
     public func recordObservation(applianceID: String, cycleID: Int64?, at: Date, states: [Role: String],
                                   units: [Role: String] = [:]) throws(StoreError) -> Int64? {
-        let states = Dictionary(uniqueKeysWithValues: states.map { ($0.key.rawValue, $0.value) })
-        let units = Dictionary(uniqueKeysWithValues: units.map { ($0.key.rawValue, $0.value) })
+        let states = Self.keyed(states), units = Self.keyed(units)
         var remembered = try observationState(of: applianceID)
         let unitsChanged = units != remembered.units
         guard let row = remembered.row(for: states, cycleID: cycleID) ?? (unitsChanged ? ([:], false) : nil) else {
@@ -34,6 +33,19 @@ extension HistoryStore {
         remembered.units = units
         applianceStates[applianceID] = remembered
         return id
+    }
+
+    /// Whether ``recordObservation(applianceID:cycleID:at:states:units:)`` would store a
+    /// row for these states: they, their units or the cycle differ from the appliance's
+    /// last recorded observation. The store is the one owner of what was last recorded.
+    public func observationDiffers(applianceID: String, cycleID: Int64?, states: [Role: String],
+                                   units: [Role: String] = [:]) throws(StoreError) -> Bool {
+        let remembered = try observationState(of: applianceID)
+        return remembered.row(for: Self.keyed(states), cycleID: cycleID) != nil || Self.keyed(units) != remembered.units
+    }
+
+    private static func keyed(_ byRole: [Role: String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: byRole.map { ($0.key.rawValue, $0.value) })
     }
 
     /// The cycle's observations in time order, each with the full state at that point,

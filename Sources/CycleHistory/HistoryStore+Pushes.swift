@@ -4,8 +4,9 @@ import FoundationEssentials
 
 extension HistoryStore {
     /// Records a Supernotify call (before it is made, as `pending`, or as `notSent`
-    /// when held back) and returns its id. The cycle's `pushes` count follows (every
-    /// status but `not_sent`), kept by the schema's triggers.
+    /// when held back, `held` or `dropped` for a notice that waits or was given up) and
+    /// returns its id. The cycle's `pushes` count follows (the statuses that are calls,
+    /// `PushStatus.isCall`), kept by the schema's triggers.
     public func recordPush(
         cycleID: Int64?, applianceID: String, at: Date, kind: CallKind, reason: String, body: String, status: PushStatus
     ) throws(StoreError) -> Int64 {
@@ -51,13 +52,13 @@ extension HistoryStore {
     }
 
     /// How many calls count against the daily budget on `now`'s UTC day: every
-    /// recorded call but those held back (`not_sent`) or replayed, whose `at` falls in that day.
+    /// recorded call but those held back (`not_sent`), held, dropped or replayed, whose `at` falls in that day.
     public func pushesCounted(onUTCDayOf now: Date) throws(StoreError) -> Int {
         // Unix time has no leap seconds: UTC days are exact multiples of 86 400 s.
         let dayStart = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
         return try perform("counting today's pushes") { () throws(SQLiteError) in
             try connection.firstRow(
-                "SELECT count(*) FROM pushes WHERE at >= ?1 AND at < ?2 AND status NOT IN ('not_sent', 'replayed')",
+                "SELECT count(*) FROM pushes WHERE at >= ?1 AND at < ?2 AND status NOT IN ('not_sent', 'held', 'dropped', 'replayed')",
                 [dayStart, dayStart + 86_400], { Int($0.int64(0)) }) ?? 0
         }
     }

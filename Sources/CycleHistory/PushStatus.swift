@@ -17,12 +17,27 @@ public enum PushStatus: String, Sendable, CaseIterable {
     case notSent = "not_sent"
     /// Planned by `replay --record`: a replay never calls Home Assistant.
     case replayed
+    /// An end notification or reminder waiting (quiet hours, nobody home): not a call; the
+    /// reason says until when. The call it becomes is a row of its own.
+    case held
+    /// An end notification or reminder given up on after waiting (the door opened, a new
+    /// cycle started, nobody came home in time): never called.
+    case dropped
 
     /// Whether the call has reached its final state, so `finished_at` is set.
     public var isFinal: Bool {
         switch self {
         case .pending, .sending: false
-        case .sent, .failed, .abandoned, .superseded, .notSent, .replayed: true
+        case .sent, .failed, .abandoned, .superseded, .notSent, .replayed, .held, .dropped: true
+        }
+    }
+
+    /// Whether the row is a call made or to be made: it counts in the cycle's pushes and,
+    /// unless replayed, in the daily budget. Not: held back, held, dropped.
+    public var isCall: Bool {
+        switch self {
+        case .notSent, .held, .dropped: false
+        default: true
         }
     }
 }

@@ -70,12 +70,13 @@ struct CycleTimelinePage {
             + overdue + "<div class=\"figures\">\(items)</div>\n"
     }
 
-    /// "12", "12 + 2 held back", or "17 replayed + 2 held back" for a recorded replay.
+    /// "12", "12 + 2 held back", "17 replayed + 2 held back" for a recorded replay, and
+    /// "+ 1 waited", "+ 1 dropped" for notices that waited or were given up.
     private func pushCount(_ cycle: CycleRecord, pushes: [CallRecord]) -> String {
-        let held = pushes.filter { $0.status == .notSent }.count
-        let replayed = pushes.filter { $0.status == .replayed }.count
-        let made = replayed > 0 ? "\(cycle.pushes) replayed" : "\(cycle.pushes)"
-        return made + (held > 0 ? " + \(held) held back" : "")
+        let count = { (status: PushStatus) in pushes.filter { $0.status == status }.count }
+        let made = count(.replayed) > 0 ? "\(cycle.pushes) replayed" : "\(cycle.pushes)"
+        let extra = [(count(.notSent), "held back"), (count(.held), "waited"), (count(.dropped), "dropped")]
+        return made + extra.filter { $0.0 > 0 }.map { " + \($0.0) \($0.1)" }.joined()
     }
 
     /// The progress as steps over the cycle, the push lane above it.
@@ -113,7 +114,7 @@ struct CycleTimelinePage {
             previous = (position, row)
             let x = ChartFrame.n(position)
             let cy = ChartFrame.n(20 + Double(min(row, 3)) * 11)
-            let held = push.status == .notSent
+            let held = !push.status.isCall
             let status = Self.statusText(push)
             let style = held ? " held" : push.status == .replayed ? " replayed" : ""
             svg += "<g class=\"push-marker kind-\(push.kind.rawValue)\(style)\" data-push-id=\"\(push.id)\" data-kind=\"\(push.kind.rawValue)\" data-status=\"\(push.status.rawValue)\">"
@@ -135,6 +136,8 @@ struct CycleTimelinePage {
         switch push.status {
         case .notSent: "held back"
         case .replayed: "replayed"
+        case .held: "held (waiting)"
+        case .dropped: "dropped"
         default: push.status.rawValue + (push.httpStatus.map { " (\($0))" } ?? "")
         }
     }
@@ -147,7 +150,7 @@ struct CycleTimelinePage {
             observation.states[Role.finishTime.rawValue].flatMap(ISOTime.parse).map { (observation.at.timeIntervalSince1970, $0.timeIntervalSince1970) }
         }, from: domain.lowerBound)
         var shown = Self.steps(pushes.compactMap { push in
-            guard push.status != .notSent, push.kind != .end, let view = PhoneView(push), !view.cleared, let when = view.finishesAt else { return nil }
+            guard push.status.isCall, push.kind != .end, let view = PhoneView(push), !view.cleared, let when = view.finishesAt else { return nil }
             return (push.at.timeIntervalSince1970, when.timeIntervalSince1970)
         }, from: domain.lowerBound)
         guard !points.isEmpty || !shown.isEmpty else {
@@ -203,8 +206,8 @@ struct CycleTimelinePage {
 
             """
         for push in pushes {
-            let held = push.status == .notSent
-            let phone = held ? "nothing: held back" : PhoneView(push).map { $0.summary(time: time) } ?? ""
+            let held = !push.status.isCall
+            let phone = held ? "nothing: \(Self.statusText(push))" : PhoneView(push).map { $0.summary(time: time) } ?? ""
             html += "<tr class=\"push-row\(held ? " held" : "")\"><td data-label=\"At\">\(context.clock(push.at))</td>"
                 + "<td data-label=\"Kind\"><span class=\"pill kind-\(push.kind.rawValue)\">\(push.kind.rawValue)</span></td>"
                 + "<td data-label=\"Status\">\(HTML.escape(Self.statusText(push)))</td>"

@@ -199,7 +199,7 @@ extension Array where Element == TrackerEffect {
         #expect(household.nextDeadline == day(24 + 7))
 
         let saved = try #require(household.saved("dishwasher"))
-        let decoded = try JSONDecoder().decode(Household.Saved.self, from: JSONEncoder().encode(saved))
+        let decoded = try JSONDecoder().decode(ApplianceTracker.Snapshot.self, from: JSONEncoder().encode(saved))
         var restarted = Household(dailyLimit: 400, delivery: quiet())
         restarted.follow(.dishwasher(), restoring: decoded)
         let steps = restarted.handle(.tick(day(24 + 7)))

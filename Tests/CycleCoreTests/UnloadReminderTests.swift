@@ -151,7 +151,7 @@ func washerTrace(end: String = "finished", endAt: Double = 60, until: Double = 2
         #expect(household.nextDeadline == minute(90))
 
         // Saved and restored as the store does it, then woken at the deadline.
-        let saved = try JSONDecoder().decode(Household.Saved.self, from: JSONEncoder().encode(household.saved("washer")))
+        let saved = try JSONDecoder().decode(ApplianceTracker.Snapshot.self, from: JSONEncoder().encode(household.saved("washer")))
         var restarted = Household(dailyLimit: 400)
         restarted.follow(.washer(), restoring: saved)
         #expect(restarted.nextDeadline == minute(90))

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 @testable import CycleHistory
 @testable import CycleService
+import HomeAssistantAPI
 
 /// The `cycletrack_cycle_ended` event carries the cycle's cost and currency (issue 22):
 /// from the price entity's prices read during the cycle, or the fixed price times the
@@ -13,9 +14,9 @@ import TestSupport
 struct CycleEndedCostEventTests {
     final class Surface: HomeAssistantSurface {
         let events = Mutex<[(type: String, data: String)]>([])
-        func setState(entityID: String, body: String) async -> Bool { true }
-        func fireEvent(type: String, data: String) async -> Bool {
-            events.withLock { $0.append((type, data)) }
+        func setState(entityID: String, _ state: PostedState) async -> Bool { true }
+        func fireEvent(_ event: HomeAssistantEvent) async -> Bool {
+            events.withLock { $0.append((event.type, event.data.compactJSON())) }
             return true
         }
     }

@@ -39,7 +39,7 @@ import Testing
         var failure: (any Error)?
         let result = Replay.run(settings: ApplianceSettings(id: "dishwasher", name: "Dishwasher"), observations: observations,
                                 history: history) { steps, household in
-            do { _ = try recorder.record(steps, into: &household, status: .notSent) } catch { failure = error }
+            do { _ = try recorder.record(steps, of: household, status: .notSent) } catch { failure = error }
         }
         if let failure { throw failure }
         return result

@@ -59,7 +59,7 @@ import Testing
     }
 
     static func matches(_ believed: [String: EntityState?], _ shown: [String: String?]) -> Bool {
-        shown.allSatisfy { id, state in believed[id].map { $0?.state == state } ?? false }
+        shown.allSatisfy { id, state in believed[id].map { $0?.value.text == state } ?? false }
     }
 
     @Test func theRecordingIsFromHomeAssistant2026AndHasNoToken() throws {

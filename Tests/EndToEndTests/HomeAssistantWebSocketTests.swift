@@ -55,7 +55,7 @@ struct HomeAssistantWebSocketTests {
             return
         }
         #expect(initial.keys.sorted() == [Self.operationState, Self.probe].sorted())
-        #expect(initial[Self.operationState]??.state == "ready")
+        #expect(initial[Self.operationState]??.value.text == "ready")
         #expect(initial[Self.probe] == .some(nil), "an entity HA doesn't have is nil")
 
         // Appears, with a unit; then a change of state only; then of the unit only.

@@ -83,7 +83,7 @@ struct SubscribeEntitiesRecordingTests {
         try recorder.pump(step) {
             shown.allSatisfy { id, state in
                 guard let believed = recorder.believed[id] else { return false }
-                return believed?.state == state
+                return believed?.value.text == state
             }
         }
         recorder.checkpoint(step, states: shown)

@@ -149,7 +149,7 @@ struct CheckCommand {
                 guard let entity = appliance.entities[role] else { continue }
                 let found = states[entity] ?? nil
                 report.add("  \(appliance.id).\(role.rawValue)", ok: found != nil,
-                           found.map { "\(entity) = \($0.state)" } ?? "\(entity) does not exist in Home Assistant")
+                           found.map { "\(entity) = \($0.value)" } ?? "\(entity) does not exist in Home Assistant")
             }
         }
     }

@@ -113,7 +113,7 @@ struct ReplayCommand {
                                 history: history, delivery: delivery) { steps, household in
             guard let current = recording, current.error == nil else { return }
             do {
-                _ = try current.recorder.record(steps, into: &household, status: .replayed)
+                _ = try current.recorder.record(steps, of: household, status: .replayed)
             } catch {
                 recording?.error = .config("cannot record into \(recordPath ?? ""): \(error)")
             }

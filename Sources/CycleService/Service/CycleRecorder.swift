@@ -6,18 +6,28 @@ import FoundationEssentials
 /// Writes what the household decided into the history store, one transaction per
 /// event, so that a crash or a failed write at any moment leaves either nothing of
 /// the event or all of it: the observations, the cycles' rows, every planned call
-/// (recorded before it is sent, its body serialised here once) and the trackers'
-/// snapshots. `run`, `demo` and `replay --record` all record through it.
+/// (recorded before it is sent, its body serialised here once), the notices that wait or
+/// were dropped, and the trackers' snapshots. `run`, `demo` and `replay --record` all
+/// record through it.
 ///
-/// It keeps no state a failed write could leave wrong: what it remembers (the last
-/// observation written, the last snapshot saved) only spares writes, and changes only
-/// after a commit. The open cycles' store ids live in the household.
+/// The store's ids are the recorder's alone: it keeps the open cycle's id of each
+/// appliance (saved beside the tracker's snapshot), the core never sees them. What was
+/// last recorded of an appliance's entities the store knows (`observationDiffers`).
+/// Everything it remembers changes only after a commit, so a failed write leaves nothing
+/// wrong in it.
 public final class CycleRecorder {
+    /// One `tracker_state` row: the tracker's snapshot, and the store's id of its open cycle.
+    struct SavedAppliance: Codable, Equatable {
+        var cycleID: Int64?
+        var tracker: ApplianceTracker.Snapshot
+    }
+
     let store: HistoryStore
     /// The cycles' `source` column.
     let source: CycleSource
-    private var lastRaw: [String: [Role: String]] = [:]
-    private var lastSaved: [String: (saved: Household.Saved, at: Date)] = [:]
+    /// The store's id of each appliance's open cycle.
+    private var openCycles: [String: Int64] = [:]
+    private var lastSaved: [String: (saved: SavedAppliance, at: Date)] = [:]
     private var upserted: Set<String> = []
     /// A snapshot that changed without any effect (the latest progress, a finish time that
     /// drifted) is saved at most this often: the next poll after a restart shows the same
@@ -31,11 +41,14 @@ public final class CycleRecorder {
         self.source = source
     }
 
-    /// What was saved for the appliance, or nil (never tracked, or unreadable: logged).
-    public func saved(_ applianceID: String, log: Log) throws(StoreError) -> Household.Saved? {
+    /// What was saved of the appliance's tracker, or nil (never tracked, or unreadable:
+    /// logged); the recorder takes the store's id of its open cycle from the same row.
+    public func restore(_ applianceID: String, log: Log) throws(StoreError) -> ApplianceTracker.Snapshot? {
         guard let json = try store.trackerState(applianceID: applianceID) else { return nil }
         do {
-            return try JSONDecoder().decode(Household.Saved.self, from: Data(json.utf8))
+            let saved = try JSONDecoder().decode(SavedAppliance.self, from: Data(json.utf8))
+            openCycles[applianceID] = saved.cycleID
+            return saved.tracker
         } catch {
             log.warning("tracker_state_unreadable", ["appliance": applianceID, "error": "\(error)", "action": "starting fresh"])
             return nil
@@ -62,83 +75,150 @@ public final class CycleRecorder {
         var superseded: [(applianceID: String, through: Int64)] = []
     }
 
-    /// Records one event's steps in a single transaction and sets the household's open
-    /// cycle ids to match. When it throws, nothing was written and `household` is
-    /// unchanged: the caller drops the household it computed and sends nothing.
+    /// Records one event's steps, as `household` stands after them, in a single
+    /// transaction. When it throws, nothing was written and the recorder is as before:
+    /// the caller drops the household it computed and sends nothing.
     /// - Parameter status: `.pending` when the calls will be sent, `.replayed` for replay.
-    ///   A call the planner held back is stored as `.notSent` with its reason either way.
-    public func record(_ steps: [Household.Step], into household: inout Household, status: PushStatus) throws -> Recorded {
-        var after = household
-        let work = steps.filter { step in
-            !step.effects.isEmpty || step.observation.map { lastRaw[step.applianceID] != $0.raw } ?? false
-        }
-        let ids = Set(steps.map(\.applianceID))
-        let snapshots = ids.compactMap { id -> (String, Household.Saved, Date)? in
-            guard let saved = after.saved(id) else { return nil }
-            let at = steps.last { $0.applianceID == id }.map(Self.time) ?? Date(timeIntervalSince1970: 0)
-            let changedEffects = steps.contains { $0.applianceID == id && !$0.effects.isEmpty }
-            let due: Bool = if let last = lastSaved[id] {
-                changedEffects || (last.saved != saved && at.timeIntervalSince(last.at) >= Self.quietSnapshotSeconds)
-            } else {
-                true
-            }
-            return due ? (id, saved, at) : nil
-        }
+    ///   A call the planner held back is stored as `.notSent` with its reason either way,
+    ///   a notice that waits as `.held`, one given up as `.dropped`.
+    public func record(_ steps: [Household.Step], of household: Household, status: PushStatus) throws -> Recorded {
+        let work = try steps.filter { step throws in try needsWriting(step) }
+        let snapshots = snapshotsDue(steps, household: household)
         guard !work.isEmpty || !snapshots.isEmpty else { return Recorded() }
 
-        let recorded = try store.transaction { () throws -> (Recorded, [(String, Household.Saved, Date)]) in
+        var cycles = openCycles
+        let recorded = try store.transaction { () throws -> (Recorded, [(String, SavedAppliance, Date)]) in
             var recorded = Recorded()
             for step in work {
-                try write(step, household: &after, status: status, into: &recorded)
+                try write(step, household: household, status: status, cycles: &cycles, into: &recorded)
             }
-            var written: [(String, Household.Saved, Date)] = []
-            for (id, _, at) in snapshots {
+            var written: [(String, SavedAppliance, Date)] = []
+            for (id, tracker, at) in snapshots {
                 // The ids the writes just set belong in the snapshot.
-                guard let saved = after.saved(id) else { continue }
+                let saved = SavedAppliance(cycleID: cycles[id], tracker: tracker)
                 try store.saveTrackerState(applianceID: id, json: String(decoding: try encoder.encode(saved), as: UTF8.self), at: at)
                 written.append((id, saved, at))
             }
             return (recorded, written)
         }
-        for step in work {
-            upserted.insert(step.applianceID)
-            if let observation = step.observation { lastRaw[step.applianceID] = observation.raw }
-        }
+        openCycles = cycles
+        for step in work { upserted.insert(step.applianceID) }
         for (id, saved, at) in recorded.1 { lastSaved[id] = (saved, at) }
-        household = after
         return recorded.0
+    }
+
+    /// A step with effects, the first of an appliance, or one whose observation the store
+    /// would keep; the others (the same states polled again) write nothing.
+    private func needsWriting(_ step: Household.Step) throws(StoreError) -> Bool {
+        let id = step.applianceID
+        guard step.effects.isEmpty, upserted.contains(id) else { return true }
+        guard let observation = step.observation else { return false }
+        return try store.observationDiffers(applianceID: id, cycleID: openCycles[id], states: Self.states(observation),
+                                            units: observation.units)
+    }
+
+    /// The trackers' snapshots to save: after an effect, the first of an appliance, and
+    /// one that changed quietly at most every `quietSnapshotSeconds`.
+    private func snapshotsDue(_ steps: [Household.Step], household: Household) -> [(String, ApplianceTracker.Snapshot, Date)] {
+        Set(steps.map(\.applianceID)).compactMap { id -> (String, ApplianceTracker.Snapshot, Date)? in
+            guard let tracker = household.saved(id) else { return nil }
+            let at = steps.last { $0.applianceID == id }.map(Self.time) ?? Date(timeIntervalSince1970: 0)
+            let changedEffects = steps.contains { $0.applianceID == id && !$0.effects.isEmpty }
+            let due: Bool = if let last = lastSaved[id] {
+                changedEffects || (last.saved.tracker != tracker && at.timeIntervalSince(last.at) >= Self.quietSnapshotSeconds)
+            } else {
+                true
+            }
+            return due ? (id, tracker, at) : nil
+        }
     }
 
     private static func time(_ step: Household.Step) -> Date {
         step.observation?.at ?? step.effects.firstTime ?? Date(timeIntervalSince1970: 0)
     }
 
-    /// One step's rows, inside the caller's transaction.
-    private func write(_ step: Household.Step, household: inout Household, status: PushStatus,
-                       into recorded: inout Recorded) throws {
+    /// Every role's state as the store keeps it: a role not reported is `unavailable`.
+    private static func states(_ observation: Observation) -> [Role: String] {
+        Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, observation.raw[$0] ?? "unavailable") })
+    }
+
+    /// One step's rows, inside the caller's transaction: the appliance, the cycle it opens,
+    /// the observation, the cycle's figures, then its effects in order.
+    private func write(_ step: Household.Step, household: Household, status: PushStatus,
+                       cycles: inout [String: Int64], into recorded: inout Recorded) throws {
         let id = step.applianceID
         let at = Self.time(step)
-        let name = household.tracker(id)?.settings.name ?? id
+        let settings = household.tracker(id)?.settings
         if !upserted.contains(id) || !step.effects.isEmpty {
-            try store.upsertAppliance(id: id, name: name, at: at, profile: household.tracker(id)?.settings.profile.rawValue)
+            try store.upsertAppliance(id: id, name: settings?.name ?? id, at: at, profile: settings?.profile.rawValue)
         }
-        var cycleID = household.cycleID(id)
+        let before = cycles[id]
+        // A notice or late call of a cycle already closed belongs to it: looked up before
+        // this step opens a new one.
+        let closed = before == nil && step.effects.contains(where: Self.belongsToEndedCycle)
+            ? try store.lastCycleID(applianceID: id, startedBy: at) : nil
         // A step starts or ends at most one cycle; a cycle that starts with this
         // observation owns it, and one that ends with it too.
+        let opened = try openCycle(step, into: &recorded)
+        try recordObservationAndFigures(step, cycleID: opened ?? before)
+        var current = before
+        var owner = before ?? closed
+        for effect in step.effects {
+            switch effect {
+            case .cycleStarted:
+                current = opened
+                owner = opened
+            case .call(let call):
+                let body = call.bodyJSON()
+                let pushID = try store.recordPush(cycleID: owner, applianceID: id, at: call.at, kind: call.kind,
+                                                  reason: call.reason, body: body, status: status)
+                recorded.calls.append(QueuedCall(pushID: pushID, applianceID: id, kind: call.kind, reason: call.reason,
+                                                 at: call.at, body: body))
+            case .cycleEnded(let endedAt, let outcome):
+                if let open = current { try close(open, step: step, at: endedAt, outcome: outcome, settings: settings) }
+                current = nil
+            case .heldBack(let kind, let at, let reason):
+                // Stored so the page can say what the planner kept from the phone, and why.
+                _ = try store.recordPush(cycleID: owner, applianceID: id, at: at, kind: kind, reason: reason, body: "{}", status: .notSent)
+            case .waiting(let kind, let at, let reason):
+                _ = try store.recordPush(cycleID: owner, applianceID: id, at: at, kind: kind, reason: reason, body: "{}",
+                                         status: effect.dropsNotice ? .dropped : .held)
+            case .warning:
+                break
+            }
+        }
+        cycles[id] = current
+    }
+
+    /// An end notification, reminder or notice, which may come after its cycle closed.
+    private static func belongsToEndedCycle(_ effect: TrackerEffect) -> Bool {
+        switch effect {
+        case .call(let call): call.kind == .end || call.kind == .reminder
+        case .waiting: true
+        default: false
+        }
+    }
+
+    /// Opens the cycle the step starts, if any, and voids what of the appliance had not
+    /// gone out yet: a clear retried into the new cycle would end its Live Activity.
+    private func openCycle(_ step: Household.Step, into recorded: inout Recorded) throws(StoreError) -> Int64? {
+        let id = step.applianceID
+        var opened: Int64?
         for case .cycleStarted(let startedAt, let program) in step.effects {
             let newID = try store.openCycle(applianceID: id, program: program, startedAt: startedAt, source: source)
-            // Whatever of this appliance has not gone out yet must not go after the new start:
-            // a clear retried into the new cycle would end its Live Activity.
             if let through = try store.supersedePendingPushes(applianceID: id, byCycle: newID, at: startedAt) {
                 recorded.superseded.append((id, through))
                 recorded.calls.removeAll { $0.applianceID == id && $0.pushID <= through }
             }
-            cycleID = newID
+            opened = newID
         }
+        return opened
+    }
+
+    private func recordObservationAndFigures(_ step: Household.Step, cycleID: Int64?) throws(StoreError) {
         if let observation = step.observation {
-            let states = Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, observation.raw[$0] ?? "unavailable") })
-            try store.recordObservation(applianceID: id, cycleID: cycleID, at: observation.at, states: states,
-                                        units: observation.units)
+            try store.recordObservation(applianceID: step.applianceID, cycleID: cycleID, at: observation.at,
+                                        states: Self.states(observation), units: observation.units)
         }
         if let cycleID, let cycle = step.cycle ?? step.ended {
             try store.updateCycle(
@@ -147,33 +227,14 @@ public final class CycleRecorder {
                 energyStart: cycle.recordedEnergyStart, firstShownFinish: cycle.firstShownFinish,
                 lastShownFinish: cycle.lastShownFinish, progressEstimated: cycle.progressEstimated == true)
         }
-        for effect in step.effects {
-            switch effect {
-            case .call(let call):
-                let body = call.bodyJSON()
-                // A reminder comes after its cycle ended: it belongs to that cycle.
-                let owner = call.kind == .reminder && cycleID == nil ? try store.lastCycleID(applianceID: id, startedBy: call.at) : cycleID
-                let pushID = try store.recordPush(cycleID: owner, applianceID: id, at: call.at, kind: call.kind,
-                                                  reason: call.reason, body: body, status: status)
-                recorded.calls.append(QueuedCall(pushID: pushID, applianceID: id, kind: call.kind, reason: call.reason,
-                                                   at: call.at, body: body))
-            case .cycleEnded(let endedAt, let outcome):
-                if let open = cycleID {
-                    let settings = household.tracker(id)?.settings
-                    try store.closeCycle(id: open, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd,
-                                         cost: step.ended?.cost(fixedPrice: settings?.pricePerKWh),
-                                         currency: step.ended?.currency ?? settings?.currency)
-                    if let rest = step.ended?.longestRestSeconds { try store.recordLongestRest(cycleID: open, seconds: rest) }
-                    cycleID = nil
-                }
-            case .heldBack(let kind, let at, let reason):
-                // Stored so the page can say what the planner kept from the phone, and why.
-                _ = try store.recordPush(cycleID: cycleID, applianceID: id, at: at, kind: kind, reason: reason, body: "{}", status: .notSent)
-            case .cycleStarted, .waiting, .warning:
-                break
-            }
-        }
-        household.setCycleID(cycleID, for: id)
+    }
+
+    private func close(_ cycleID: Int64, step: Household.Step, at endedAt: Date, outcome: CycleOutcome,
+                       settings: ApplianceSettings?) throws(StoreError) {
+        try store.closeCycle(id: cycleID, endedAt: endedAt, outcome: outcome, energyEnd: step.ended?.recordedEnergyEnd,
+                             cost: step.ended?.cost(fixedPrice: settings?.pricePerKWh),
+                             currency: step.ended?.currency ?? settings?.currency)
+        if let rest = step.ended?.longestRestSeconds { try store.recordLongestRest(cycleID: cycleID, seconds: rest) }
     }
 }
 

@@ -50,13 +50,13 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
         return SourceSubscription(events: events, close: { continuation.finish() })
     }
 
-    public func setState(entityID: String, body: String) async -> Bool {
-        do { try await client.setState(entityID: entityID, body: body) } catch { return false }
+    public func setState(entityID: String, _ state: PostedState) async -> Bool {
+        do { try await client.setState(entityID: entityID, state) } catch { return false }
         return true
     }
 
-    public func fireEvent(type: String, data: String) async -> Bool {
-        do { try await client.fireEvent(type: type, data: data) } catch { return false }
+    public func fireEvent(_ event: HomeAssistantEvent) async -> Bool {
+        do { try await client.fireEvent(event) } catch { return false }
         return true
     }
 

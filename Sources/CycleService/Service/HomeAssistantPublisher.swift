@@ -5,10 +5,10 @@ import HomeAssistantAPI
 
 /// Where the publisher writes: HA's REST API (`POST /api/states`, `POST /api/events`).
 public protocol HomeAssistantSurface: Sendable {
-    /// Sets `entityID`'s state; `body` is `{"state": ..., "attributes": {...}}`. False when HA refused or was away.
-    func setState(entityID: String, body: String) async -> Bool
-    /// Fires an event of `type` with `data` (a JSON object). False when HA refused or was away.
-    func fireEvent(type: String, data: String) async -> Bool
+    /// Sets `entityID`'s state and attributes. False when HA refused or was away.
+    func setState(entityID: String, _ state: PostedState) async -> Bool
+    /// Fires the event. False when HA refused or was away.
+    func fireEvent(_ event: HomeAssistantEvent) async -> Bool
 }
 
 /// Shows cycletrack inside Home Assistant (docs/REFERENCE.md, "In Home Assistant"):
@@ -53,11 +53,13 @@ final class HomeAssistantPublisher {
     var deviceIDs: [String: String] = [:]
     /// At most this many events wait for HA.
     let maxWaitingEvents = 100
-    private var posted: [String: String] = [:]
+    private var posted: [String: PostedState] = [:]
     private var last: [String: LastCycle] = [:]
-    private var names: [String: (name: String, icon: String?)] = [:]
-    private var waitingEvents: [(type: String, data: String)] = []
+    private var waitingEvents: [HomeAssistantEvent] = []
     private var saidRefused = false
+    /// How many times `publish` went to HA (with a surface, not quiet), for the tests:
+    /// a poll or a burst publishes once.
+    private(set) var publications = 0
 
     init(surface: (any HomeAssistantSurface)?, log: Log, entitiesQuiet: @escaping @Sendable () -> Bool = { false }) {
         self.surface = surface
@@ -106,54 +108,62 @@ final class HomeAssistantPublisher {
             for effect in step.effects {
                 switch effect {
                 case .cycleStarted(let at, let program):
-                    fire("cycletrack_cycle_started", [
+                    fire(Self.cycleStarted, [
                         ("appliance_id", .string(id)), ("name", .string(name)),
                         ("program", program.map(JSONValue.string) ?? .null),
                         ("program_name", program.map { .string(ProgramName.readable($0)) } ?? .null),
                         ("started_at", .string(ISOTime.format(at))),
                     ])
                 case .cycleEnded(let at, let outcome):
-                    let cycle = step.ended
-                    let duration = cycle.map { at.timeIntervalSince($0.startedAt) }
-                    let estimateError = cycle?.firstPredictedFinish.map { at.timeIntervalSince($0) }
-                    last[id] = LastCycle(outcome: outcome, endedAt: at, program: cycle?.program, duration: duration ?? 0,
-                                         energy: cycle?.energyUsed.flatMap { NumberText.isPlausible($0) && $0 >= 0 ? $0 : nil },
-                                         endReading: step.observation?.raw[.operationState], shown: true)
-                    if let energy = last[id]?.energy { energyTotals[id, default: 0] += energy }
-                    let program: JSONValue = cycle?.program.map(JSONValue.string) ?? .null
-                    let programName: JSONValue = cycle?.program.map { JSONValue.string(ProgramName.readable($0)) } ?? .null
-                    let startedAt: JSONValue = cycle.map { JSONValue.string(ISOTime.format($0.startedAt)) } ?? .null
-                    let energy: JSONValue = last[id]?.energy.map(JSONValue.double) ?? .null
-                    let pushes: JSONValue = cycle.map { JSONValue.int($0.calls) } ?? .null
-                    var data: [(String, JSONValue)] = [("appliance_id", .string(id)), ("name", .string(name))]
-                    data.append(("outcome", .string(outcome.rawValue)))
-                    data.append(("program", program))
-                    data.append(("program_name", programName))
-                    data.append(("started_at", startedAt))
-                    data.append(("ended_at", .string(ISOTime.format(at))))
-                    data.append(("duration_seconds", Self.seconds(duration)))
-                    data.append(("energy_kwh", energy))
-                    let cost = cycle?.cost(fixedPrice: settings?.pricePerKWh).flatMap { NumberText.isPlausible($0) ? $0 : nil }
-                    data.append(("cost", cost.map { JSONValue.double(($0 * 10_000).rounded() / 10_000) } ?? .null))
-                    data.append(("currency", (cycle?.currency ?? settings?.currency).map(JSONValue.string) ?? .null))
-                    data.append(("pushes", pushes))
-                    data.append(("estimate_error_seconds", Self.seconds(estimateError)))
-                    fire("cycletrack_cycle_ended", data)
+                    ended(step, at: at, outcome: outcome, settings: settings)
                 case .waiting(let kind, let at, let reason):
-                    fire("cycletrack_push_waiting", [
-                        ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
-                        ("reason", .string(reason)), ("at", .string(ISOTime.format(at))),
-                    ])
+                    fire(Self.pushWaiting, notice(id, name: name, kind: kind, at: at, reason: reason))
                 case .heldBack(let kind, let at, let reason):
-                    fire("cycletrack_push_held_back", [
-                        ("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
-                        ("reason", .string(reason)), ("at", .string(ISOTime.format(at))),
-                    ])
+                    fire(Self.pushHeldBack, notice(id, name: name, kind: kind, at: at, reason: reason))
                 case .call, .warning:
                     break
                 }
             }
         }
+    }
+
+    /// The events cycletrack fires (docs/REFERENCE.md, "In Home Assistant").
+    static let cycleStarted = "cycletrack_cycle_started"
+    static let cycleEndedEvent = "cycletrack_cycle_ended"
+    static let pushWaiting = "cycletrack_push_waiting"
+    static let pushHeldBack = "cycletrack_push_held_back"
+
+    private func notice(_ id: String, name: String, kind: CallKind, at: Date, reason: String) -> [(String, JSONValue)] {
+        [("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
+         ("reason", .string(reason)), ("at", .string(ISOTime.format(at)))]
+    }
+
+    /// Notes the cycle that ended (shown until the operation state moves on) and fires
+    /// `cycletrack_cycle_ended` with its summary.
+    private func ended(_ step: Household.Step, at: Date, outcome: CycleOutcome, settings: ApplianceSettings?) {
+        let id = step.applianceID
+        let cycle = step.ended
+        let duration = cycle.map { at.timeIntervalSince($0.startedAt) }
+        let estimateError = cycle?.firstPredictedFinish.map { at.timeIntervalSince($0) }
+        let energy = cycle?.energyUsed.flatMap { NumberText.isPlausible($0) && $0 >= 0 ? $0 : nil }
+        last[id] = LastCycle(outcome: outcome, endedAt: at, program: cycle?.program, duration: duration ?? 0,
+                             energy: energy, endReading: step.observation?.raw[.operationState], shown: true)
+        if let energy { energyTotals[id, default: 0] += energy }
+        let cost = cycle?.cost(fixedPrice: settings?.pricePerKWh).flatMap { NumberText.isPlausible($0) ? $0 : nil }
+        fire(Self.cycleEndedEvent, [
+            ("appliance_id", .string(id)), ("name", .string(settings?.name ?? id)),
+            ("outcome", .string(outcome.rawValue)),
+            ("program", cycle?.program.map(JSONValue.string) ?? .null),
+            ("program_name", cycle?.program.map { JSONValue.string(ProgramName.readable($0)) } ?? .null),
+            ("started_at", cycle.map { JSONValue.string(ISOTime.format($0.startedAt)) } ?? .null),
+            ("ended_at", .string(ISOTime.format(at))),
+            ("duration_seconds", Self.seconds(duration)),
+            ("energy_kwh", energy.map(JSONValue.double) ?? .null),
+            ("cost", cost.map { JSONValue.double(($0 * 10_000).rounded() / 10_000) } ?? .null),
+            ("currency", (cycle?.currency ?? settings?.currency).map(JSONValue.string) ?? .null),
+            ("pushes", cycle.map { JSONValue.int($0.calls) } ?? .null),
+            ("estimate_error_seconds", Self.seconds(estimateError)),
+        ])
     }
 
     /// Posts every state that changed since it was last posted, and the waiting events.
@@ -162,7 +172,7 @@ final class HomeAssistantPublisher {
         var pending = waitingEvents
         waitingEvents = []
         while let event = pending.first {
-            guard await surface.fireEvent(type: event.type, data: event.data) else {
+            guard await surface.fireEvent(event) else {
                 waitingEvents = pending + waitingEvents
                 refused("event \(event.type)")
                 return
@@ -172,26 +182,24 @@ final class HomeAssistantPublisher {
         let quiet = entitiesQuiet()
         defer { wasQuiet = quiet }
         if quiet { return }
+        publications += 1
         // Back from quiet: HA may show anything by now; every state goes again.
         if wasQuiet { posted.removeAll() }
-        var states: [(String, String)] = household.order.map { id in
-            (Self.entityID(for: id), stateBody(snapshot(id, household: household)))
+        var states: [(String, PostedState)] = household.order.map { id in
+            (Self.entityID(for: id), postedState(snapshot(id, household: household)))
         }
         let calls = household.callsCounted(on: now)
-        states.append((Self.pushesTodayEntityID, JSONObject([
-            ("state", .int(calls)),
-            ("attributes", .object(JSONObject([
-                ("limit", .int(household.dailyLimit)), ("left", .int(max(0, household.dailyLimit - calls))),
-                ("unit_of_measurement", .string("calls")), ("state_class", .string("total")),
-                ("friendly_name", .string("cycletrack pushes today")), ("icon", .string("mdi:cellphone-message")),
-            ]))),
-        ]).compactJSON()))
-        for (entity, body) in states where posted[entity] != body {
-            guard await surface.setState(entityID: entity, body: body) else {
+        states.append((Self.pushesTodayEntityID, PostedState(state: .int(calls), attributes: JSONObject([
+            ("limit", .int(household.dailyLimit)), ("left", .int(max(0, household.dailyLimit - calls))),
+            ("unit_of_measurement", .string("calls")), ("state_class", .string("total")),
+            ("friendly_name", .string("cycletrack pushes today")), ("icon", .string("mdi:cellphone-message")),
+        ]))))
+        for (entity, state) in states where posted[entity] != state {
+            guard await surface.setState(entityID: entity, state) else {
                 refused("state of \(entity)")
                 return
             }
-            posted[entity] = body
+            posted[entity] = state
         }
         saidRefused = false
     }
@@ -216,7 +224,7 @@ final class HomeAssistantPublisher {
             settings: settings, liveActivityShown: tracker?.hasLiveActivity ?? false)
     }
 
-    private func stateBody(_ snapshot: ApplianceSnapshot) -> String {
+    private func postedState(_ snapshot: ApplianceSnapshot) -> PostedState {
         let previous = snapshot.lastCycle
         let attributes: [(String, JSONValue)] = [
             ("program", snapshot.program.map { .string(ProgramName.readable($0)) } ?? .null),
@@ -233,12 +241,12 @@ final class HomeAssistantPublisher {
             ("friendly_name", .string("\(snapshot.name) cycle")),
             ("icon", .string(snapshot.icon)),
         ]
-        return JSONObject([("state", .string(snapshot.state)), ("attributes", .object(JSONObject(attributes)))]).compactJSON()
+        return PostedState(state: .string(snapshot.state), attributes: JSONObject(attributes))
     }
 
     private func fire(_ type: String, _ data: [(String, JSONValue)]) {
         guard surface != nil else { return }
-        waitingEvents.append((type, JSONObject(data).compactJSON()))
+        waitingEvents.append(HomeAssistantEvent(type: type, data: JSONObject(data)))
         if waitingEvents.count > maxWaitingEvents {
             waitingEvents.removeFirst(waitingEvents.count - maxWaitingEvents)
         }

@@ -149,7 +149,8 @@ extension Runner {
         let arrived = changed
         changed = []
         guard path.isLive else { return }
-        if resyncDue || options.delivery.people.contains(where: { arrived.contains($0.entity) }) {
+        let people = resyncDue || options.delivery.people.contains(where: { arrived.contains($0.entity) })
+        if people {
             guard await drivePeople(known, at: now) else { return }
         }
         var observations: [(applianceID: String, observation: Observation)] = []
@@ -159,9 +160,12 @@ extension Runner {
                 observations.append((id, observation(of: appliance, in: known, at: now)))
             }
         }
-        guard !observations.isEmpty else { return }
-        log.debug("changed", ["entities": String(arrived.count), "appliances": String(observations.count)])
-        resyncDue = await drive(.polled(observations)) == .refused
+        if !observations.isEmpty {
+            log.debug("changed", ["entities": String(arrived.count), "appliances": String(observations.count)])
+            resyncDue = await drive(.polled(observations), publishing: false) == .refused
+        }
+        // Once for the burst, people and appliances together.
+        if people || !observations.isEmpty { await publisher?.publish(household, at: clock.now()) }
     }
 
     func followedEntities() -> [String] {

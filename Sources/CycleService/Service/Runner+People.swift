@@ -15,8 +15,9 @@ extension Runner {
         var states: [String: String] = [:]
         for entity in personEntities {
             // A person HA doesn't know (or hasn't read yet) counts as away.
-            states[entity] = readings[entity].flatMap { $0?.state } ?? "unknown"
+            states[entity] = (readings[entity].flatMap { $0?.value } ?? .unknown).text
         }
-        return await drive(.people(states, at: at)) != .refused
+        // Published with the appliances' observation of the same moment: once per poll.
+        return await drive(.people(states, at: at), publishing: false) != .refused
     }
 }

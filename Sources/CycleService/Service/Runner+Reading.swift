@@ -74,7 +74,7 @@ extension Runner {
                 }
                 continue
             }
-            raw[role] = reading.state
+            raw[role] = reading.value.text
             if let unit = reading.unit { units[role] = unit }
         }
         return Observation(at: at, raw: raw, units: units)

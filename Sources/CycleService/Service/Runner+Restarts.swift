@@ -32,8 +32,8 @@ extension Runner {
         let now = clock.now()
         for cycle in open where !household.follows(cycle.applianceID) {
             let settings = options.untrackedSettings(cycle.applianceID, names[cycle.applianceID])
-            let saved: Household.Saved?
-            do { saved = try recorder.saved(cycle.applianceID, log: log) } catch {
+            let saved: ApplianceTracker.Snapshot?
+            do { saved = try recorder.restore(cycle.applianceID, log: log) } catch {
                 log.error("store_read_failed", ["error": "\(error)"])
                 continue
             }
@@ -53,8 +53,8 @@ extension Runner {
                 // An open cycle of an appliance that was not followed: it is back, with its settings.
                 household.follow(Self.learning(appliance.settings, store: store, log: log))
             } else {
-                let saved: Household.Saved?
-                do { saved = try recorder.saved(appliance.id, log: log) } catch {
+                let saved: ApplianceTracker.Snapshot?
+                do { saved = try recorder.restore(appliance.id, log: log) } catch {
                     log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
                     saved = nil
                 }

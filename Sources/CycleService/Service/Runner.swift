@@ -99,6 +99,8 @@ public actor Runner {
     var jitter = SystemRandomNumberGenerator()
     /// Polls made so far, for the benchmark and tests.
     public internal(set) var polls = 0
+    /// How many times the states went to HA, for the tests: once per poll or burst that changed something.
+    var publications: Int { publisher?.publications ?? 0 }
 
     // Events mode.
     /// The live subscription, while there is one.
@@ -112,7 +114,9 @@ public actor Runner {
     var reader: Task<Void, Never>?
     /// What arrived for the loop since its last turn.
     var arrivals: [Arrival] = []
-    /// What HA showed last, by entity: the full read at each (re)connect, then events.
+    /// What HA shows now, by entity: the full read at each (re)connect, then events. Its one
+    /// owner; what was last recorded of it is the store's (`HistoryStore.observationDiffers`),
+    /// and the two differ while a burst gathers or the store refuses writes.
     var known: [String: EntityState?] = [:]
     /// What events brought while a full read was under way, to apply over its answer.
     var deliveredDuringRead: [String: EntityState?]?
@@ -170,7 +174,7 @@ public actor Runner {
         for appliance in appliances {
             self.appliances[appliance.id] = appliance
             household.follow(Self.learning(appliance.settings, store: store, log: log),
-                             restoring: try recorder.saved(appliance.id, log: log),
+                             restoring: try recorder.restore(appliance.id, log: log),
                              history: try store.finishHistory(applianceID: appliance.id))
         }
     }
@@ -293,7 +297,7 @@ public actor Runner {
         }
         let recorded: CycleRecorder.Recorded
         do {
-            recorded = try recorder.record(steps, into: &next, status: .pending)
+            recorded = try recorder.record(steps, of: next, status: .pending)
         } catch {
             let wait = storeBackoff.next(jitter: Double.random(in: 0..<1, using: &jitter))
             storeRetryAt = clock.now().addingTimeInterval(wait)

@@ -118,20 +118,20 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
     }
 
     /// `POST /api/states/<entityID>`: sets an entity's state and attributes (HA keeps
-    /// it until it restarts). `body` is the JSON object `{"state": ..., "attributes": {...}}`.
-    public func setState(entityID: String, body: String) async throws(HomeAssistantError) {
+    /// it until it restarts).
+    public func setState(entityID: String, _ state: PostedState) async throws(HomeAssistantError) {
         guard HomeAssistantTemplates.isValidEntityID(entityID) else {
             throw .invalidIdentifier(what: "entity id", value: entityID)
         }
-        _ = try await request(.post, "/api/states/\(entityID)", body: Array(body.utf8))
+        _ = try await request(.post, "/api/states/\(entityID)", body: Array(state.body.utf8))
     }
 
-    /// `POST /api/events/<type>`: fires an event on HA's bus with `data` (a JSON object).
-    public func fireEvent(type: String, data: String) async throws(HomeAssistantError) {
-        guard HomeAssistantTemplates.isValidName(type) else {
-            throw .invalidIdentifier(what: "event type", value: type)
+    /// `POST /api/events/<type>`: fires the event on HA's bus.
+    public func fireEvent(_ event: HomeAssistantEvent) async throws(HomeAssistantError) {
+        guard HomeAssistantTemplates.isValidName(event.type) else {
+            throw .invalidIdentifier(what: "event type", value: event.type)
         }
-        _ = try await request(.post, "/api/events/\(type)", body: Array(data.utf8))
+        _ = try await request(.post, "/api/events/\(event.type)", body: Array(event.data.compactJSON().utf8))
     }
 
     /// Every Home Connect device HA knows, with roles recognised from the entities'

@@ -264,7 +264,7 @@ struct HomeAssistantSession {
         }
         for (id, change) in diff.c ?? [:] {
             guard var state = known[id] ?? change.plus?.s.map({ EntityState(state: $0) }) else { continue }
-            if let s = change.plus?.s { state.state = s }
+            if let s = change.plus?.s { state.value = StateValue(s) }
             if let attributes = change.plus?.a {
                 if let unit = attributes["unit_of_measurement"] { state.unit = unit.string }
                 if let deviceClass = attributes["device_class"] { state.deviceClass = deviceClass.string }

@@ -226,46 +226,58 @@ extension HomeAssistantWebSocket {
                     return
                 }
                 let deadline = session.nextDeadline.map { start + $0 } ?? clock.now + .seconds(3600)
-                var actions: [HomeAssistantSession.Action] = []
-                do {
-                    switch try connection.receive(until: deadline, wake: wakeRead) {
-                    case .text(let text):
-                        actions = session.receive(text, at: clock.now - start)
-                    case .binary(let bytes):
-                        actions = [.fail(.unexpectedMessage(url: endpoint.url, expected: "text messages",
-                                                            found: "a binary message of \(bytes.count) bytes"))]
-                    case .pong, .ping, .close, nil:
-                        break
-                    }
+                do throws(WebSocketError) {
+                    var actions = try receive(on: connection, until: deadline, into: &session, at: { clock.now - start })
                     // Always: a steady flow of events must not hold back pings and their timeout.
                     actions += session.tick(at: clock.now - start)
-                    for action in actions {
-                        switch action {
-                        case .send(let text):
-                            try connection.send(text: text)
-                        case .subscribed(let version):
-                            if !resolveOpening(.success(version)) {
-                                connection.close()
-                                return
-                            }
-                        case .deliver(let event):
-                            events.yield(event)
-                        case .fail(let error):
-                            if case .noPong = error {
-                                connection.abort()
-                            } else {
-                                connection.close(code: 1000, reason: "", timeout: 1)
-                            }
-                            finish(error)
-                            return
-                        }
-                    }
+                    guard try perform(actions, on: connection) else { return }
                 } catch {
                     connection.abort()
                     finish(stopRequested ? nil : .connection(error))
                     return
                 }
             }
+        }
+
+        /// Waits for one message (or the deadline, or a wake) and hands a text to the session.
+        private func receive(on connection: WebSocketConnection, until deadline: ContinuousClock.Instant,
+                             into session: inout HomeAssistantSession,
+                             at now: () -> Duration) throws(WebSocketError) -> [HomeAssistantSession.Action] {
+            switch try connection.receive(until: deadline, wake: wakeRead) {
+            case .text(let text):
+                return session.receive(text, at: now())
+            case .binary(let bytes):
+                return [.fail(.unexpectedMessage(url: endpoint.url, expected: "text messages",
+                                                 found: "a binary message of \(bytes.count) bytes"))]
+            case .pong, .ping, .close, nil:
+                return []
+            }
+        }
+
+        /// Does what the session decided; false once the connection's life is over.
+        private func perform(_ actions: [HomeAssistantSession.Action], on connection: WebSocketConnection) throws(WebSocketError) -> Bool {
+            for action in actions {
+                switch action {
+                case .send(let text):
+                    try connection.send(text: text)
+                case .subscribed(let version):
+                    if !resolveOpening(.success(version)) {
+                        connection.close()
+                        return false
+                    }
+                case .deliver(let event):
+                    events.yield(event)
+                case .fail(let error):
+                    if case .noPong = error {
+                        connection.abort()
+                    } else {
+                        connection.close(code: 1000, reason: "", timeout: 1)
+                    }
+                    finish(error)
+                    return false
+                }
+            }
+            return true
         }
     }
 }
