@@ -38,7 +38,7 @@ extension CheckCommand {
         people.enumerated().map { index, person in
             let found = states[person.entity] ?? nil
             return PeopleRow(check: "  \(person.entity)", ok: found != nil,
-                             detail: found.map { "\(person.entity) = \($0.state)" }
+                             detail: found.map { "\(person.entity) = \($0.value)" }
                                  ?? "\(person.entity) (people[\(index)].entity) does not exist in Home Assistant")
         }
     }
