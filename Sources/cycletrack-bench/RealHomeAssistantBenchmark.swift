@@ -60,14 +60,14 @@ struct RealHomeAssistantBenchmark {
                                        arguments: ["run", "--config", config, "--db", workspace.path("real-ha.sqlite")],
                                        environment: environment, stdoutPath: workspace.path("real-ha.out"), stderrPath: logPath)
         let session = Session(ha: ha, service: service, log: LogTail(path: logPath))
-        try session.waitFor(["event=events_connected", "event=polled"], from: 0, seconds: 60)
+        let (subscribed, _) = try session.waitFor(["event=events_connected", "event=polled"], from: 0, seconds: 60)
 
         result.loads.append("latency start: " + MachineLoad.now())
         var rng = SplitMix64(seed: seed ^ 0x4EA1)
         try result.measureChanges(LatencyScript(appliance: appliance, runningChanges: count).changes, session, &rng)
         result.loads.append("latency end: " + MachineLoad.now())
         if restarts > 0 {
-            try result.measureRestarts(restarts, appliance: appliance, session)
+            try result.measureRestarts(restarts, appliance: appliance, session, subscribed: subscribed)
             result.loads.append("restarts end: " + MachineLoad.now())
         }
         service.send(SIGTERM)
@@ -108,13 +108,13 @@ struct RealHomeAssistantBenchmark {
     }
 
     /// With a cycle running: stop hass, start it again, time the service's return.
-    private mutating func measureRestarts(_ restarts: Int, appliance: HouseholdAppliance,
-                                          _ session: Session) throws(BenchError) {
+    private mutating func measureRestarts(_ restarts: Int, appliance: HouseholdAppliance, _ session: Session,
+                                          subscribed first: Date) throws(BenchError) {
         let operation = appliance.entities[.operationState] ?? ""
         let progress = appliance.entities[.progress] ?? ""
         try session.set([(operation, "run"), (progress, "0")])
         try session.idle(1)
-        var subscribed = Date.distantPast
+        var subscribed = first
         for round in 1...restarts {
             // A subscription lost within `healthySubscriptionSeconds` (30 s) counts as a
             // failure and is retried with a backoff: restarts here come as a home's do, later.
