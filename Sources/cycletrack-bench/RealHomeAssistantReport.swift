@@ -21,6 +21,10 @@ extension RealHomeAssistantBenchmark {
             table.rows.append(["HA restarted mid-cycle: HA answering → subscribed", Self.list(restartConnected), "-", "-"])
             table.rows.append(["HA restarted mid-cycle: HA answering → back (first read done)", Self.list(restartBack), "< 2 s",
                                worst < Self.backTarget ? "ok" : "missed"])
+            if let young = youngRestartBack {
+                table.rows.append(["again at once (subscription < 30 s old): HA answering → back", Self.list([young]), "< 2 s",
+                                   young < Self.backTarget ? "ok" : "missed"])
+            }
             table.rows.append(["first change after each restart → Supernotify call", Self.list(afterRestart), "-", "-"])
         }
         table.rows.append(["cycletrack run stopped by SIGTERM", exitStatus.map { "\($0)" } ?? "did not stop", "exit 0",
@@ -31,7 +35,7 @@ extension RealHomeAssistantBenchmark {
     /// Every target met.
     var met: Bool {
         (Summary.percentile(fromState, 95) ?? .infinity) < Self.latencyTarget && burstProblems.isEmpty && problems.isEmpty
-            && (restartBack.max() ?? 0) < Self.backTarget && exitStatus == .exited(0)
+            && max(restartBack.max() ?? 0, youngRestartBack ?? 0) < Self.backTarget && exitStatus == .exited(0)
     }
 
     private static func spread(_ values: [Double]) -> String {
