@@ -5,6 +5,7 @@ struct BenchOptions {
     static let usage = """
         usage: cycletrack-bench [--quick] [--footprint-seconds N] [--cycles N] [--latency-changes N]
                                 [--idle-seconds N] [--traces DIR] [--seed N] [--keep-files]
+               cycletrack-bench --real-ha [--ha-changes N] [--ha-restarts N] [--seed N] [--keep-files]
 
         Measures pushes per cycle over a trace corpus, planner throughput, the service's
         memory and CPU against a stand-in Home Assistant, history queries at scale,
@@ -24,6 +25,13 @@ struct BenchOptions {
           --traces DIR           the example traces (default: docs/examples in the package)
           --seed N               seed of the generated traces and history (default 20261102)
           --keep-files           keep the temporary directory (configs, logs, databases) and print its path
+
+        --real-ha runs only this: the service in events mode against a real Home Assistant
+        2026.11.0 (scripts/ha/forky-root.sh; root), timing a state change to the Supernotify
+        call in HA, one observation per burst, and the way back after HA restarts:
+
+          --ha-changes N         changes in running cycles timed (default 200)
+          --ha-restarts N        HA restarts mid-cycle (default 5; 0 skips them)
         """
 
     var quick = false
@@ -35,19 +43,25 @@ struct BenchOptions {
     var seed: UInt64 = 20_261_102
     var showHelp = false
     var keepFiles = false
+    var realHA = false
+    var haChanges = 200
+    var haRestarts = 5
 
     /// Reads the arguments after the program name, as the `cycletrack` commands read theirs.
     init(arguments: [String]) throws(BenchError) {
         do throws(CommandError) {
             let parsed = try Arguments(arguments, valued: ["footprint-seconds", "cycles", "latency-changes", "idle-seconds",
-                                                           "traces", "seed"],
-                                       flags: ["quick", "help", "keep-files"])
+                                                           "traces", "seed", "ha-changes", "ha-restarts"],
+                                       flags: ["quick", "help", "keep-files", "real-ha"])
             showHelp = parsed.flag("help") || parsed.positionals.contains("-h")
             if let word = parsed.positionals.first(where: { $0 != "-h" }) {
                 throw .usage("unknown argument '\(word)'; try --help")
             }
             quick = parsed.flag("quick")
             keepFiles = parsed.flag("keep-files")
+            realHA = parsed.flag("real-ha")
+            haChanges = try parsed.int("ha-changes", in: 1...10_000) ?? 200
+            haRestarts = try parsed.int("ha-restarts", in: 0...100) ?? 5
             tracesDirectory = parsed.value("traces")
             footprintSeconds = try parsed.number("footprint-seconds", in: 5...3600) ?? (quick ? 10 : 120)
             historyCycles = try parsed.int("cycles", in: 100...10_000_000) ?? (quick ? 5_000 : 100_000)

@@ -15,6 +15,8 @@ struct BenchmarkRun {
             if options.keepFiles { Console.progress("files kept in \(workspace.directory)") } else { workspace.remove() }
         }
 
+        if options.realHA { return try runRealHomeAssistant(workspace: workspace) }
+
         Console.progress("phase 1/6: pushes per cycle")
         let tracesDirectory = paths.tracesDirectory(options.tracesDirectory)
         let corpus = try TraceCorpus.load(examplesIn: tracesDirectory, seed: options.seed)
@@ -68,6 +70,15 @@ struct BenchmarkRun {
             return 1
         }
         return 0
+    }
+
+    /// `--real-ha`: only the real-HA phase; 1 when a target was missed.
+    private func runRealHomeAssistant(workspace: BenchWorkspace) throws(BenchError) -> Int32 {
+        let result = try RealHomeAssistantBenchmark.run(paths: paths, workspace: workspace, changes: options.haChanges,
+                                                        restarts: options.haRestarts, seed: options.seed)
+        print(result.text)
+        print(MachineInfo.line())
+        return result.met ? 0 : 1
     }
 
     private func addPushRows(_ pushes: PushCountBenchmark, corpus: TraceCorpus, to table: inout ResultTable) {

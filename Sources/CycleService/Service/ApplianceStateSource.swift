@@ -6,10 +6,13 @@ import CycleCore
 public struct SourceFailure: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var isUnauthorized: Bool
+    /// A subscription ended because HA said it was stopping (see ``HomeAssistantWebSocketError/saysStopping``).
+    public var isStopping: Bool
 
-    public init(_ message: String, isUnauthorized: Bool = false) {
+    public init(_ message: String, isUnauthorized: Bool = false, isStopping: Bool = false) {
         self.message = message
         self.isUnauthorized = isUnauthorized
+        self.isStopping = isStopping
     }
 
     public var description: String { message }

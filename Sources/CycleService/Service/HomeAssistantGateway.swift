@@ -40,7 +40,8 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
                 }
                 continuation.finish(throwing: SourceFailure("\(socket.url) closed"))
             } catch {
-                continuation.finish(throwing: SourceFailure("\(error)"))
+                let stopping = (error as? HomeAssistantWebSocketError)?.saysStopping ?? false
+                continuation.finish(throwing: SourceFailure("\(error)", isStopping: stopping))
             }
         }
         continuation.onTermination = { _ in

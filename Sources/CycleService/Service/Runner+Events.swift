@@ -12,7 +12,8 @@ extension Runner {
     enum Arrival: Sendable {
         case connected(Int, SourceSubscription)
         case connectFailed(Int, SourceFailure)
-        case lost(Int, String?)
+        /// The subscription ended: why (nil when it just ended), and whether HA said it was stopping.
+        case lost(Int, String?, stopping: Bool)
     }
 
     // MARK: Performing the update path's actions
@@ -89,11 +90,11 @@ extension Runner {
                 guard number == generation else { continue }
                 connector = nil
                 await perform(path.connectFailed(failure, at: now))
-            case .lost(let number, let error):
+            case .lost(let number, let error, let stopping):
                 guard number == generation, subscription != nil else { continue }
                 subscription = nil
                 reader = nil
-                await perform(path.lost(error: error, at: now, jitter: Double.random(in: 0..<1, using: &jitter)))
+                await perform(path.lost(error: error, at: now, stopping: stopping, jitter: Double.random(in: 0..<1, using: &jitter)))
             }
         }
     }
@@ -102,9 +103,9 @@ extension Runner {
         reader = Task { [weak self] in
             do {
                 for try await event in opened.events { await self?.deliver(event) }
-                await self?.arrive(.lost(number, nil))
+                await self?.arrive(.lost(number, nil, stopping: false))
             } catch {
-                await self?.arrive(.lost(number, "\(error)"))
+                await self?.arrive(.lost(number, "\(error)", stopping: (error as? SourceFailure)?.isStopping ?? false))
             }
         }
     }

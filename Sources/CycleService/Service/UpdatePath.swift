@@ -21,6 +21,10 @@ import FoundationEssentials
 ///   `quickRetrySeconds`: HA is found within a second of answering again.
 /// - One lost sooner counts as a failure: subscribing again waits out a backoff, and
 ///   polling stands in meanwhile. `events_lost` is said once until one lives long enough.
+///   Except once: HA said it was stopping (its normal close) — a restart soon after the
+///   last — and that loss is taken as a healthy one's; a second such loss before a
+///   subscription lives `healthySeconds` is a failure again (a peer that closes every
+///   subscription at once still gets the backoff).
 /// - A refused token is said once until HA accepts it again (a read, a subscription, or
 ///   a call), whichever path refused it.
 struct UpdatePath: Sendable {
@@ -86,6 +90,8 @@ struct UpdatePath: Sendable {
     private var nextConnect: Date?
     /// Until when a failed attempt is tried again quickly (HA restarting).
     private var quickUntil: Date?
+    /// A young subscription's loss was taken as a restart since the last healthy one.
+    private var youngStopTaken = false
     private var outageSince: Date?
     private var reachBackoff = Backoff()
     private var resubscribeBackoff: Backoff
@@ -158,8 +164,9 @@ struct UpdatePath: Sendable {
         return tokenRefused(failure) + ask(.probe)
     }
 
-    /// The subscription ended: HA closed it, the connection broke, or it stopped answering.
-    mutating func lost(error: String?, at now: Date, jitter: Double = 0) -> [Action] {
+    /// The subscription ended: HA closed it, the connection broke, or it stopped answering;
+    /// `stopping`: HA said it was stopping (see ``SourceFailure/isStopping``).
+    mutating func lost(error: String?, at now: Date, stopping: Bool = false, jitter: Double = 0) -> [Action] {
         let since: Date
         switch state {
         case .live(let start), .subscribed(let start): since = start
@@ -168,9 +175,15 @@ struct UpdatePath: Sendable {
         state = .disconnected
         before = .lost
         var action = "subscribing again"
-        if now.timeIntervalSince(since) >= settings.healthySeconds {
-            resubscribeBackoff.reset()
-            said.remove(.eventsLost)
+        let healthy = now.timeIntervalSince(since) >= settings.healthySeconds
+        if healthy || (stopping && !youngStopTaken) {
+            if healthy {
+                resubscribeBackoff.reset()
+                said.remove(.eventsLost)
+                youngStopTaken = false
+            } else {
+                youngStopTaken = true
+            }
             quickUntil = now.addingTimeInterval(settings.quickRetryWindowSeconds)
             nextConnect = now
         } else {

@@ -49,6 +49,14 @@ public enum HomeAssistantWebSocketError: Error, Sendable, Equatable, CustomStrin
 
     public var debugDescription: String { "HomeAssistantWebSocketError(\(description))" }
 
+    /// HA closed the connection as it does when it stops (`homeassistant_stop` ends every
+    /// WebSocket connection with a normal close, 1000; 1001 is "going away"): it is
+    /// restarting, most likely, rather than refusing this client.
+    public var saysStopping: Bool {
+        guard case .connection(let error) = self, case .closedByServer(let code, _) = error.kind else { return false }
+        return code == 1000 || code == 1001
+    }
+
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }

@@ -1,0 +1,236 @@
+import CycleCore
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--real-ha`: the release `cycletrack run`, in `events` mode, against a real Home
+/// Assistant 2026.11.0 (``RealHomeAssistant``) following the `home_connect` stand-in's
+/// dishwasher (five entities) with `settle_seconds` and `min_update_seconds` at 0.
+///
+/// - **Latency.** ``LatencyScript``'s changes, each one `home_connect.set_state` call
+///   (HA then writes the entities one by one, each its own `state_changed` and its own
+///   WebSocket message). Measured on one clock (the machine's): from the state's
+///   `last_updated` in HA (the earliest of the entities the change set) to the
+///   `received_at` of the call at the stand-in Supernotify in HA (milliseconds); and
+///   from just before the benchmark sent the action.
+/// - **One observation per burst.** The service's `changed` lines (debug log) between
+///   one change and the next: each change should make exactly one.
+/// - **Back after a restart.** With a cycle running and the subscription over 30 s
+///   old, hass is stopped (SIGTERM) and started again; `GET /api/` is asked every 5 ms from its start, and the service's
+///   log read as often: from HA's first 200 to `events_connected` (subscribed) and to
+///   the `polled` after it (its first read done).
+struct RealHomeAssistantBenchmark {
+    var fromState: [Double] = []
+    var fromRequest: [Double] = []
+    var changes = 0
+    var multiEntityChanges = 0
+    /// Changes that did not make exactly one observation, described.
+    var burstProblems: [String] = []
+    var problems: [String] = []
+    /// Per restart: seconds from HA's first answer to subscribed, and to the first read done.
+    var restartConnected: [Double] = []
+    var restartBack: [Double] = []
+    /// The extra restart right after the last, its subscription younger than 30 s: answering → back.
+    var youngRestartBack: Double?
+    /// Per restart: the first change after it reached Supernotify (seconds from its state).
+    var afterRestart: [Double] = []
+    var loads: [String] = []
+    var exitStatus: ChildProcess.Status?
+
+    static func run(paths: BenchPaths, workspace: BenchWorkspace, changes count: Int, restarts: Int,
+                    seed: UInt64) throws(BenchError) -> RealHomeAssistantBenchmark {
+        guard let root = paths.packageRoot else { throw BenchError("--real-ha needs the package (scripts/ha, the fixture config)") }
+        if let reason = RealHomeAssistant.availability(packageRoot: root) {
+            throw BenchError("Home Assistant \(RealHomeAssistant.version) is not available: \(reason)")
+        }
+        guard let appliance = HouseholdAppliance.all.first else { throw BenchError("the household has no appliance") }
+        var result = RealHomeAssistantBenchmark()
+        Console.progress("real HA: starting Home Assistant \(RealHomeAssistant.version) (onboarding; about a minute)")
+        let ha = try RealHomeAssistant(packageRoot: root, workspace: workspace)
+        try ha.start()
+        defer { ha.stop() }
+        let settings = ServiceConfigFile.Settings(updates: "events", activePollSeconds: 3600, idlePollSeconds: 3600,
+                                                  settleSeconds: 0, minUpdateSeconds: 0)
+        let config = workspace.path("real-ha.json")
+        try ServiceConfigFile(url: ha.url, tokenFile: ha.tokenFile, settings: settings, appliances: [appliance]).write(to: config)
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["HA_TOKEN", "SUPERVISOR_TOKEN", "CYCLETRACK_CONFIG", "CYCLETRACK_DB"] { environment[key] = nil }
+        environment["CYCLETRACK_LOG"] = "debug"
+        let logPath = workspace.path("real-ha.log")
+        let service = try ChildProcess(executable: paths.cycletrack,
+                                       arguments: ["run", "--config", config, "--db", workspace.path("real-ha.sqlite")],
+                                       environment: environment, stdoutPath: workspace.path("real-ha.out"), stderrPath: logPath)
+        let session = Session(ha: ha, service: service, log: LogTail(path: logPath))
+        let (subscribed, _) = try session.waitFor(["event=events_connected", "event=polled"], from: 0, seconds: 60)
+
+        result.loads.append("latency start: " + MachineLoad.now())
+        var rng = SplitMix64(seed: seed ^ 0x4EA1)
+        try result.measureChanges(LatencyScript(appliance: appliance, runningChanges: count).changes, session, &rng)
+        result.loads.append("latency end: " + MachineLoad.now())
+        if restarts > 0 {
+            try result.measureRestarts(restarts, appliance: appliance, session, subscribed: subscribed)
+            result.loads.append("restarts end: " + MachineLoad.now())
+        }
+        service.send(SIGTERM)
+        result.exitStatus = service.wait(timeout: 15)
+        return result
+    }
+
+    /// Each change: a random pause, the action, its calls; then the observations per change.
+    private mutating func measureChanges(_ script: [LatencyScript.Change], _ session: Session,
+                                         _ rng: inout SplitMix64) throws(BenchError) {
+        var starts: [Int] = []
+        for (index, change) in script.enumerated() {
+            try session.idle(rng.double(0.2...0.7))
+            starts.append(session.log.lines.count)
+            let before = session.ha.calls().count
+            let requested = Date()
+            try session.set(change.updates)
+            guard change.calls > 0 else { continue }
+            guard let first = try session.waitForCall(after: before, seconds: 10) else {
+                problems.append("change \(index + 1) (\(change.kind)): no call within 10 s")
+                continue
+            }
+            if !first.line.contains(change.expect) { problems.append("change \(index + 1): first call lacks \"\(change.expect)\"") }
+            let set = change.updates.compactMap { session.ha.lastUpdated($0.entity) }.min()
+            if let set { fromState.append(first.receivedAt.timeIntervalSince(set)) }
+            fromRequest.append(first.receivedAt.timeIntervalSince(requested))
+        }
+        try session.idle(0.7)
+        starts.append(session.log.lines.count)
+        changes = script.count
+        multiEntityChanges = script.filter { $0.updates.count > 1 }.count
+        for (index, change) in script.enumerated() {
+            let made = session.log.lines[starts[index]..<starts[index + 1]].filter { $0.text.contains("event=changed") }.count
+            if made != 1 {
+                burstProblems.append("change \(index + 1) (\(change.updates.count) entities): \(made) observations")
+            }
+        }
+    }
+
+    /// With a cycle running: stop hass, start it again, time the service's return.
+    private mutating func measureRestarts(_ restarts: Int, appliance: HouseholdAppliance, _ session: Session,
+                                          subscribed first: Date) throws(BenchError) {
+        let operation = appliance.entities[.operationState] ?? ""
+        let progress = appliance.entities[.progress] ?? ""
+        try session.set([(operation, "run"), (progress, "0")])
+        try session.idle(1)
+        var subscribed = first
+        for round in 1...restarts + 1 {
+            // A subscription lost within `healthySubscriptionSeconds` (30 s) counts as a
+            // failure, unless HA said it was stopping, once: the rounds wait until it is
+            // older, as a home's restarts come; the last one restarts HA again at once.
+            let young = round > restarts
+            if !young { try session.idle(max(0, 32 - Date().timeIntervalSince(subscribed))) }
+            Console.progress("real HA: restart \(round)/\(restarts)" + (young ? " + 1, the subscription \(Int(Date().timeIntervalSince(subscribed))) s old" : ""))
+            session.ha.stop()
+            let mark = session.log.lines.count
+            try session.ha.launch()
+            var answered: Date?
+            let timer = Stopwatch()
+            while answered == nil {
+                guard timer.seconds < 240 else { throw BenchError("Home Assistant did not answer within 240 s of its restart") }
+                session.log.read()
+                if session.ha.answering() { answered = Date() } else { usleep(5_000) }
+            }
+            guard let answered else { continue }
+            let (connected, read) = try session.waitFor(["event=events_connected", "event=polled"], from: mark, seconds: 60)
+            subscribed = connected
+            if young {
+                youngRestartBack = read.timeIntervalSince(answered)
+            } else {
+                restartConnected.append(connected.timeIntervalSince(answered))
+                restartBack.append(read.timeIntervalSince(answered))
+            }
+            try session.ha.waitReady()
+            try session.idle(1)
+            let before = session.ha.calls().count
+            try session.set([(progress, String(10 * round))])
+            if let call = try session.waitForCall(after: before, seconds: 10), let set = session.ha.lastUpdated(progress) {
+                afterRestart.append(call.receivedAt.timeIntervalSince(set))
+            } else {
+                problems.append("restart \(round): the change after it made no call within 10 s")
+            }
+        }
+    }
+
+    /// The HA, the service and its log, with the waits that keep reading the log.
+    final class Session {
+        let ha: RealHomeAssistant
+        let service: ChildProcess
+        let log: LogTail
+
+        init(ha: RealHomeAssistant, service: ChildProcess, log: LogTail) {
+            self.ha = ha
+            self.service = service
+            self.log = log
+        }
+
+        /// One `home_connect.set_state` setting the entities in this order.
+        func set(_ updates: [(entity: String, state: String)]) throws(BenchError) {
+            let body = "{" + updates.map { "\(JSONValue.quoted($0.entity)):\(JSONValue.quoted($0.state))" }.joined(separator: ",") + "}"
+            guard let answer = ha.rest.send(.post, "/api/services/home_connect/set_state", json: body), answer.status == 200 else {
+                throw BenchError("home_connect.set_state \(body) was not accepted")
+            }
+        }
+
+        /// Reads the log every millisecond for `seconds`.
+        func idle(_ seconds: Double) throws(BenchError) {
+            let timer = Stopwatch()
+            while timer.seconds < seconds {
+                try alive()
+                log.read()
+                usleep(1_000)
+            }
+        }
+
+        /// The first call recorded after the first `after`, waiting up to `seconds`.
+        func waitForCall(after: Int, seconds: Double) throws(BenchError) -> (receivedAt: Date, line: String)? {
+            let timer = Stopwatch()
+            while timer.seconds < seconds {
+                try alive()
+                log.read()
+                let calls = ha.calls()
+                if calls.count > after { return calls[after] }
+                usleep(1_000)
+            }
+            return nil
+        }
+
+        /// When the log showed each text in turn (each after the one before), from line `start`.
+        @discardableResult
+        func waitFor(_ texts: [String], from start: Int, seconds: Double) throws(BenchError) -> (Date, Date) {
+            var found: [Date] = []
+            var index = start
+            let timer = Stopwatch()
+            while found.count < texts.count {
+                try alive()
+                log.read()
+                if let hit = log.first(texts[found.count], from: index) {
+                    found.append(hit.line.at)
+                    index = hit.index + 1
+                    continue
+                }
+                guard timer.seconds < seconds else {
+                    throw BenchError("the service's log did not show \(texts[found.count]) within \(Int(seconds)) s: \(service.stderrTail())")
+                }
+                usleep(1_000)
+            }
+            return (found[0], found[found.count - 1])
+        }
+
+        private func alive() throws(BenchError) {
+            if let status = service.poll() { throw BenchError("cycletrack run ended early (\(status)): \(service.stderrTail())") }
+        }
+    }
+}
+
+/// `uptime`'s load averages, from /proc/loadavg.
+enum MachineLoad {
+    static func now() -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/loadavg") else { return "load unknown" }
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ").prefix(3)
+        return "load average " + fields.joined(separator: ", ")
+    }
+}
