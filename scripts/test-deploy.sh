@@ -14,8 +14,9 @@
 # reuses them, and the Swift toolchain of this machine is mounted into the build
 # instead of pulled.
 # The compiling (the container image's release build and the release tarball's, side by
-# side) runs at nice 19: .ci/run starts this script beside scripts/test.sh, whose
-# end-to-end suites mostly wait, and the builds take only the CPU those leave.
+# side) runs at idle priority (chrt --idle): .ci/run starts this script beside
+# scripts/test.sh, whose end-to-end suites mostly wait, and the builds take only the CPU
+# those leave.
 # Where Podman cannot run (not root, no Podman and no way to install it) it says
 # so and skips; with CYCLETRACK_REQUIRE_DEPLOY=1 (CI) a skip is a failure.
 #
@@ -66,8 +67,10 @@ fi
 CACHE_DIR="${CYCLETRACK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack}"
 mkdir -p "$CACHE_DIR/podman/storage" "$CACHE_DIR/podman/run"
 P=(podman --root "$CACHE_DIR/podman/storage" --runroot "$CACHE_DIR/podman/run" --runtime runc --cgroup-manager=cgroupfs)
-# What compiles yields to what waits (the end-to-end suites beside it, .ci/run).
-NICE=(nice -n 19)
+# What compiles yields to what waits (the end-to-end suites beside it, .ci/run): the idle
+# scheduling class, which the compilers inherit (swift-build starts them at nice 0 again,
+# so nice alone would not reach them).
+NICE=(chrt --idle 0 nice -n 19)
 L=(--ulimit nofile=20000:20000 --ulimit nproc=4096:4096)
 "${P[@]}" info >/dev/null 2>&1 || skip_all "'podman info' fails here: $("${P[@]}" info 2>&1 | tail -1)"
 
