@@ -6,6 +6,9 @@
 #
 #   scripts/release.sh [OUTDIR]      default OUTDIR: .build/release-artifacts
 #
+# CYCLETRACK_RELEASE_SCRATCH=DIR builds in DIR instead of .build (swift build --scratch-path),
+# so a release can build while another swift command holds .build (scripts/test-deploy.sh).
+#
 # Makes OUTDIR/cycletrack-<version>-linux-<arch>.tar.gz and its .sha256. The version
 # is the one the binary prints (`cycletrack --version`, Sources/CycleTrack/Version.swift);
 # the script refuses to go on if cycletrack/config.yaml (the add-on) says otherwise.
@@ -16,9 +19,10 @@ say() { printf 'release: %s\n' "$*"; }
 die() { printf 'release: FAILED: %s\n' "$*" >&2; exit 1; }
 
 scripts/install-system-packages.sh >/dev/null
+SWIFT_BUILD=(swift build -c release --static-swift-stdlib --scratch-path "${CYCLETRACK_RELEASE_SCRATCH:-.build}")
 say "building (release, --static-swift-stdlib)"
-swift build -c release --static-swift-stdlib --product cycletrack
-BINARY="$(swift build -c release --static-swift-stdlib --show-bin-path)/cycletrack"
+"${SWIFT_BUILD[@]}" --product cycletrack
+BINARY="$("${SWIFT_BUILD[@]}" --show-bin-path)/cycletrack"
 VERSION="$("$BINARY" --version | awk '{print $2}')"
 ADDON_VERSION="$(awk -F'"' '/^version:/ {print $2; exit}' cycletrack/config.yaml)"
 [[ -n "$VERSION" ]] || die "the binary printed no version"

@@ -8,14 +8,21 @@
 #   scripts/test-deploy.sh
 #
 # Needs root (Podman here runs rootful), Debian's apt mirror and PyPI; no image
-# registry: the base images are made locally (debootstrap) and kept in Podman's
-# store under localhost/cycletrack-test/..., so a second run reuses them, and the
-# Swift toolchain of this machine is mounted into the build instead of pulled.
+# registry: the base images are made locally (debootstrap) and kept, as
+# localhost/cycletrack-test/..., in a Podman store of its own in the cache directory
+# ($CYCLETRACK_CACHE_DIR/podman, default ~/.cache/cycletrack/podman), so a second run
+# reuses them, and the Swift toolchain of this machine is mounted into the build
+# instead of pulled.
+# The compiling (the container image's release build and the release tarball's, side by
+# side) runs at idle priority (chrt --idle): .ci/run starts this script beside
+# scripts/test.sh, whose end-to-end suites mostly wait, and the builds take only the CPU
+# those leave.
 # Where Podman cannot run (not root, no Podman and no way to install it) it says
 # so and skips; with CYCLETRACK_REQUIRE_DEPLOY=1 (CI) a skip is a failure.
 #
 # Environment:
 #   CYCLETRACK_SWIFT_TOOLCHAIN  the toolchain to mount (default: found from `swift`, e.g. /opt/swift)
+#   CYCLETRACK_CACHE_DIR        every cache (Podman store, HA root and venv; docs/TESTING.md)
 #   CYCLETRACK_KEEP_DEPLOY=1    keep the temporary directory (logs, HA config)
 #
 # Ends with one line `deploy: N passed, M failed` (or `deploy: skipped ...`).
@@ -55,7 +62,15 @@ if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 || !
     || skip_all "podman, runc or debootstrap are missing and apt-get could not install them"
 fi
 # This kernel: runc (crun fails on hybrid cgroups), cgroupfs, and limits the sandbox allows.
-P=(podman --runtime runc --cgroup-manager=cgroupfs)
+# The store: the cache directory's own, so a cold run (a new CYCLETRACK_CACHE_DIR) builds
+# every image again without touching this machine's other images.
+CACHE_DIR="${CYCLETRACK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack}"
+mkdir -p "$CACHE_DIR/podman/storage" "$CACHE_DIR/podman/run"
+P=(podman --root "$CACHE_DIR/podman/storage" --runroot "$CACHE_DIR/podman/run" --runtime runc --cgroup-manager=cgroupfs)
+# What compiles yields to what waits (the end-to-end suites beside it, .ci/run): the idle
+# scheduling class, which the compilers inherit (swift-build starts them at nice 0 again,
+# so nice alone would not reach them).
+NICE=(chrt --idle 0 nice -n 19)
 L=(--ulimit nofile=20000:20000 --ulimit nproc=4096:4096)
 "${P[@]}" info >/dev/null 2>&1 || skip_all "'podman info' fails here: $("${P[@]}" info 2>&1 | tail -1)"
 
@@ -73,17 +88,26 @@ VERSION="$(awk -F'"' '/^version:/ {print $2; exit}' cycletrack/config.yaml)"
 WORK="$(mktemp -d /tmp/cycletrack-deploy.XXXXXX)"
 chmod 0700 "$WORK"
 cleanup() {
+  # The release build is not left running (nor writing into $WORK) after an early finish.
+  [[ -n "${RELEASE_PID:-}" ]] && wait "$RELEASE_PID" 2>/dev/null
   if [[ "${CYCLETRACK_KEEP_DEPLOY:-}" == "1" ]]; then say "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 say "cycletrack $VERSION; toolchain $SWIFT_TOOLCHAIN; logs in $WORK"
+
+# ---- The release tarball: built from here on, beside the rest; checked at the end ----
+# Its own scratch path: `swift test` in .build (scripts/test.sh, at the same time) holds
+# that folder's lock for its whole run.
+RELEASE_START=$(date +%s)
+CYCLETRACK_RELEASE_SCRATCH="$ROOT/.build/release-tarball" "${NICE[@]}" scripts/release.sh "$WORK/dist" >"$WORK/release.log" 2>&1 &
+RELEASE_PID=$!
 
 # ---- Home Assistant (the end-to-end tests' forky root and venv; cached) ---------------
 # HA 2026.11.0 runs in the forky root; live_test.py itself runs with the 2024.3.3 venv's
 # Python (aiohttp, PyYAML), because it drives Podman on this machine.
 scripts/ha/forky-root.sh ensure || { say "FAILED: scripts/ha/forky-root.sh ensure"; FAILED=$((FAILED + 1)); finish; }
 scripts/ha/setup.sh || { say "FAILED: scripts/ha/setup.sh"; FAILED=$((FAILED + 1)); finish; }
-VENV="${CYCLETRACK_HA_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3}"
+VENV="${CYCLETRACK_HA_VENV:-$CACHE_DIR/ha-2024.3.3}"
 
 # ---- Local base images (kept in Podman's store, reused) ------------------------------
 BASE=localhost/cycletrack-test/bookworm:minbase
@@ -109,7 +133,7 @@ if "${P[@]}" image exists "$SWIFT_STANDIN"; then
   say "Swift stand-in image $SWIFT_STANDIN: reused"
 else
   say "Swift stand-in image $SWIFT_STANDIN: building"
-  if ! "${P[@]}" build --pull=never --network=host "${L[@]}" --build-arg BASE="$BASE" \
+  if ! "${NICE[@]}" "${P[@]}" build --pull=never --network=host "${L[@]}" --build-arg BASE="$BASE" \
        -f "$STANDIN_FILE" -t "$SWIFT_STANDIN" scripts/deploy >"$WORK/standin-build.log" 2>&1; then
     tail -20 "$WORK/standin-build.log"
     fail "building the Swift stand-in image"; finish
@@ -125,7 +149,7 @@ build() {  # name dockerfile image build-args...
   shift 3
   local t log="$WORK/build-$name.log"
   t=$(date +%s)
-  if "${P[@]}" build --pull=never --network=host "${L[@]}" -v "$SWIFT_TOOLCHAIN:/opt/swift:ro" \
+  if "${NICE[@]}" "${P[@]}" build --pull=never --network=host "${L[@]}" -v "$SWIFT_TOOLCHAIN:/opt/swift:ro" \
        --build-arg SWIFT_IMAGE="$SWIFT_STANDIN" "$@" -f "$dockerfile" -t "$image" . >"$log" 2>&1; then
     local size
     size="$("${P[@]}" image inspect --format '{{.Size}}' "$image")"
@@ -166,8 +190,8 @@ if [[ $live_status -ne 0 && ( ! -f "$WORK/live-results" || ${live_failed:-0} -eq
 fi
 
 # ---- Release tarball and the systemd unit in it --------------------------------------
-T=$(date +%s)
-if scripts/release.sh "$WORK/dist" >"$WORK/release.log" 2>&1; then
+if wait "$RELEASE_PID"; then
+  T=$RELEASE_START
   tarball="$(ls "$WORK"/dist/cycletrack-"$VERSION"-linux-*.tar.gz 2>/dev/null | head -1)"
   listed="$(tar -tzf "$tarball" 2>/dev/null | sort | tr '\n' ' ')"
   mkdir -p "$WORK/unpacked" && tar -C "$WORK/unpacked" -xzf "$tarball"

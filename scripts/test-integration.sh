@@ -15,8 +15,8 @@
 # The venv: Home Assistant 2026.11.0 as the root's hass venv has it (copied, so the same
 # closure), plus pytest-homeassistant-custom-component 0.13.375 without its dependencies (no
 # release pins 2026.11.0; integration_tests/conftest.py bridges the one name that moved) and its test
-# tools at that release's pins. Built once into the root (/opt/cycletrack-integration-pytest),
-# again when these inputs change.
+# tools at that release's pins (scripts/ha/requirements-integration-tests.txt). forky-root.sh
+# builds it with the root (/opt/cycletrack-integration-pytest), again when its inputs change.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -33,19 +33,9 @@ else
     echo "test-integration: FAILED: scripts/ha/forky-root.sh is missing (it builds Home Assistant 2026.11's root)" >&2
     exit 1
   fi
-  venv=/opt/cycletrack-integration-pytest
-  inputs="homeassistant==2026.11.0 phcc==0.13.375 tools=1"
-  if ! scripts/ha/forky-root.sh run -- /bin/sh -c "[ \"\$(cat $venv/.inputs 2>/dev/null)\" = '$inputs' ]"; then
-    echo "test-integration: building $venv in the root (once)" >&2
-    scripts/ha/forky-root.sh run -- /bin/sh -c "set -e
-      rm -rf $venv; cp -a \"\$(dirname \"\$(dirname \"\$(command -v python)\")\")\" $venv
-      $venv/bin/python -m pip install -q --no-deps pytest-homeassistant-custom-component==0.13.375
-      $venv/bin/python -m pip install -q pytest==9.0.3 pytest-asyncio==1.4.0 pytest-aiohttp==1.1.1 \\
-        pytest-socket==0.8.1 pytest-timeout==2.4.0 pytest-unordered==0.8.0 pytest-xdist==3.8.0 \\
-        pytest-cov==7.1.0 coverage==7.16.2 pytest-freezer==0.4.9 freezegun==1.5.5 syrupy==6.1.1 \\
-        requests-mock==1.12.1 respx==0.23.1 mock-open==1.4.0 license-expression==30.4.4
-      echo '$inputs' > $venv/.inputs" >&2 || { echo "test-integration: FAILED: could not build $venv" >&2; exit 1; }
-  fi
+  # Built with the root, keyed by its inputs (scripts/ha/forky-root.sh, build-venv.sh).
+  scripts/ha/forky-root.sh ensure || { echo "test-integration: FAILED: scripts/ha/forky-root.sh ensure" >&2; exit 1; }
+  venv="$(scripts/ha/forky-root.sh venv pytest)"
   binds=()
   if [[ -n "${CYCLETRACK_BIN:-}" ]]; then
     bin="$(readlink -f "$CYCLETRACK_BIN")"
@@ -55,14 +45,10 @@ else
     swift_lib="$(ldd "$bin" | awk '/libswiftCore.so/ {print $3}')"
     [[ -n "$swift_lib" ]] && binds+=(--bind "$(dirname "$swift_lib")")
   fi
-  starts() { scripts/ha/forky-root.sh run "${binds[@]}" -- "$CYCLETRACK_BIN" --version >/dev/null 2>&1; }
-  if [[ -n "${CYCLETRACK_BIN:-}" ]] && ! starts; then
-    echo "test-integration: installing the service's libraries into the root (once)" >&2
-    scripts/ha/forky-root.sh run -- /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-      apt-get install -y -qq libcurl4t64 libmicrohttpd12t64 libsqlite3-0" >/dev/null 2>&1 || true
-  fi
-  if [[ -n "${CYCLETRACK_BIN:-}" ]] && ! starts; then
-    echo "test-integration: FAILED: $CYCLETRACK_BIN does not start inside the root (it needs forky's libcurl4t64, libmicrohttpd12t64 and libsqlite3-0 there)" >&2
+  # The root has forky's libcurl4t64, libmicrohttpd12t64 and libsqlite3-0 (its DEBIAN_PACKAGES).
+  if [[ -n "${CYCLETRACK_BIN:-}" ]] && ! scripts/ha/forky-root.sh run "${binds[@]}" -- "$CYCLETRACK_BIN" --version >/dev/null 2>&1; then
+    echo "test-integration: FAILED: $CYCLETRACK_BIN does not start inside the root:" >&2
+    scripts/ha/forky-root.sh run "${binds[@]}" -- "$CYCLETRACK_BIN" --version >&2
     exit 1
   fi
   (cd integration_tests && ../scripts/ha/forky-root.sh run "${binds[@]}" -- "$venv/bin/python" "${args[@]}")

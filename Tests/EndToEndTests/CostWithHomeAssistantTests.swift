@@ -10,16 +10,14 @@ import Testing
 @Suite(
     "Cost with a price entity against a real Home Assistant",
     .serialized,
-    .enabled(if: HomeAssistantProcess.shouldRun,
-             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available"))
+    .realHomeAssistant
 )
 struct CostWithHomeAssistantTests {
     let ha: HomeAssistantProcess
     let scratch: Scratch
 
     init() async throws {
-        ha = try HomeAssistantProcess()
-        try await ha.start()
+        ha = try await .started()
         scratch = try Scratch()
     }
 

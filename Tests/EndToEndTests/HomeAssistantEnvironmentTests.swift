@@ -9,12 +9,7 @@ import Testing
 @Suite(
     "Real Home Assistant environment",
     .serialized,
-    // Skipped, with the reason, when the venv isn't built (scripts/ha/setup.sh).
-    // With CYCLETRACK_REQUIRE_HA=1 (CI) it runs anyway and every test fails with that reason.
-    .enabled(
-        if: HomeAssistantProcess.shouldRun,
-        Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available")
-    )
+    .realHomeAssistant
 )
 struct HomeAssistantEnvironmentTests {
     static let operationStates = [
@@ -37,8 +32,7 @@ struct HomeAssistantEnvironmentTests {
     let ha: HomeAssistantProcess
 
     init() async throws {
-        ha = try HomeAssistantProcess()
-        try await ha.start()
+        ha = try await .started()
     }
 
     func discovered() async throws -> [String: [String: Any]] {

@@ -12,8 +12,7 @@ import Testing
     "WebSocket client against a real Home Assistant",
     .serialized,
     .timeLimit(.minutes(5)),
-    .enabled(if: HomeAssistantProcess.shouldRun,
-             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available"))
+    .realHomeAssistant
 )
 struct HomeAssistantWebSocketTests {
     let ha: HomeAssistantProcess
@@ -23,8 +22,7 @@ struct HomeAssistantWebSocketTests {
     static let probe = "sensor.cycletrack_ws_probe"
 
     init() async throws {
-        ha = try HomeAssistantProcess()
-        try await ha.start()
+        ha = try await .started()
         token = try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

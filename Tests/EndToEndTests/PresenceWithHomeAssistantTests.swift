@@ -7,16 +7,14 @@ import Testing
 @Suite(
     "Presence against a real Home Assistant",
     .serialized,
-    .enabled(if: HomeAssistantProcess.shouldRun,
-             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available"))
+    .realHomeAssistant
 )
 struct PresenceWithHomeAssistantTests {
     let ha: HomeAssistantProcess
     let scratch: Scratch
 
     init() async throws {
-        ha = try HomeAssistantProcess()
-        try await ha.start()
+        ha = try await .started()
         scratch = try Scratch()
     }
 

@@ -9,122 +9,20 @@ import Testing
 /// `cycletrack run` against a real Home Assistant (2026.11.0, or 2024.3.3 with
 /// CYCLETRACK_HA_VERSION): the appliance is the
 /// home_connect stand-in (found by discovery), the phone side the supernotify stand-in
-/// that records every call reaching HA's service registry.
+/// that records every call reaching HA's service registry. HA and the service restarted
+/// mid-cycle: ServiceRestartsWithHomeAssistantTests.
 @Suite(
     "Service against a real Home Assistant",
     .serialized,
-    .enabled(if: HomeAssistantProcess.shouldRun,
-             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available"))
+    .realHomeAssistant
 )
-struct ServiceWithHomeAssistantTests {
+struct ServiceWithHomeAssistantTests: ServiceAgainstHomeAssistant {
     let ha: HomeAssistantProcess
     let scratch: Scratch
 
     init() async throws {
-        ha = try HomeAssistantProcess()
-        try await ha.start()
+        ha = try await .started()
         scratch = try Scratch()
-    }
-
-    static let program = "dishcare_dishwasher_program_eco_50"
-
-    /// A dishwasher cycle as what HA shows, line by line: progress in 4% steps, a finish
-    /// time corrected once, a pause, a moment of everything unavailable, the end.
-    static let lines: [[String: String]] = {
-        var lines: [[String: String]] = [["operation_state": "ready", "program": "unknown"]]
-        var finish = "2026-11-02T11:37:00+00:00"
-        for step in 0...24 {
-            if step == 12 { finish = "2026-11-02T11:48:00+00:00" }
-            let state = step == 8 ? "pause" : "run"
-            lines.append(["operation_state": state, "progress": String(step * 4), "finish_time": finish, "program": program])
-            if step == 16 {
-                lines.append(["operation_state": "unavailable", "progress": "unavailable", "finish_time": "unavailable", "program": "unavailable"])
-            }
-        }
-        lines.append(["operation_state": "finished", "progress": "96", "finish_time": "2026-11-02T11:49:00+00:00", "program": program])
-        lines.append(["operation_state": "ready", "progress": "unavailable", "finish_time": "unavailable", "program": "unknown"])
-        return lines
-    }()
-
-    /// In `events` mode the poll interval is an hour: only events can move the cycle on.
-    private func config(updates: String = "poll") -> String {
-        let poll = updates == "poll" ? 1 : 3600
-        return scratch.write("cycletrack.json", """
-            {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
-             "updates": "\(updates)", "poll": {"active_seconds": \(poll), "idle_seconds": \(poll)}, "discover": true,
-             "appliances": [{"id": "dishwasher", "settle_seconds": 0, "min_update_seconds": 0,
-                             "entities": {"operation_state": "sensor.dishwasher_operation_state"}}]}
-            """)
-    }
-
-    private var database: String { scratch.path + "/history.sqlite" }
-
-    private func startService(updates: String = "poll") throws -> CycletrackProcess {
-        let service = try CycletrackProcess(["run", "--config", config(updates: updates), "--db", database],
-                                            environment: ["CYCLETRACK_LOG": "debug"])
-        #expect(service.waitForLog("event=tracking appliance=dishwasher", timeout: 60), "\(service.stderrSoFar)")
-        if updates == "events" {
-            #expect(service.waitForLog("event=events_connected", timeout: 30), "\(service.stderrSoFar)")
-        }
-        return service
-    }
-
-    /// Shows one line in HA and waits until the service, following events, has taken it in.
-    private func showByEvent(_ line: [String: String], to service: CycletrackProcess) async throws {
-        let before = service.stderrSoFar.components(separatedBy: "event=changed").count
-        try await ha.setAppliance(line)
-        let deadline = Date().addingTimeInterval(10)
-        while service.stderrSoFar.components(separatedBy: "event=changed").count <= before, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try await Task.sleep(for: .milliseconds(300))
-    }
-
-    /// Shows one line in HA, then waits until the service has polled twice, so it has seen it.
-    private func show(_ line: [String: String], to service: CycletrackProcess) async throws {
-        try await ha.setAppliance(line)
-        let before = service.stderrSoFar.components(separatedBy: "event=polled").count
-        let deadline = Date().addingTimeInterval(30)
-        while service.stderrSoFar.components(separatedBy: "event=polled").count < before + 2, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
-    private var settings: ApplianceSettings {
-        var settings = ApplianceSettings(id: "dishwasher", name: "Dishwasher")
-        settings.settleSeconds = 0
-        settings.minUpdateSeconds = 0
-        return settings
-    }
-
-    /// What replay sends for the scripted lines (one a minute; no body carries a time but the end's duration).
-    private func replayed() -> [CycleCore.SupernotifyCall] {
-        let start = Date(timeIntervalSince1970: 1_793_606_400)
-        let observations = Self.lines.enumerated().map { index, line in
-            var raw: [Role: String] = [:]
-            for (key, value) in line { if let role = Role(rawValue: key) { raw[role] = value } }
-            return Observation(at: start.addingTimeInterval(Double(index) * 60), raw: raw, units: [.progress: "%"])
-        }
-        return Replay.run(settings: settings, observations: observations).calls
-    }
-
-    /// A call's data as canonical JSON, with the end summary's duration (timing) blanked.
-    private func comparable(_ data: [String: Any]) -> String {
-        var data = data
-        if let message = data["message"] as? String, let range = message.range(of: " done in ") {
-            data["message"] = String(message[..<range.upperBound]) + "…"
-        }
-        return canonicalJSON(data)
-    }
-
-    private func kinds(_ calls: [RecordedSupernotifyCall]) -> [String] {
-        calls.map { call in
-            let extra = call.data["extra_data"] as? [String: Any] ?? [:]
-            if extra["mobile_push_clear_notification"] as? Bool == true { return "clear" }
-            if (extra["mobile_push_notification_tag"] as? String)?.hasSuffix("_end") == true { return "end" }
-            if extra["silent"] as? Bool == true { return "quiet" }
-            return "start"
-        }
     }
 
     @Test("A whole cycle, found by discovery, sends exactly what replay sends, and the store holds it")
@@ -186,65 +84,6 @@ struct ServiceWithHomeAssistantTests {
         })
     }
 
-    @Test("events mode: HA restarted mid-cycle; the service subscribes again, reads everything once, and completes the cycle")
-    func homeAssistantRestartMidCycleByEvents() async throws {
-        let service = try startService(updates: "events")
-        let middle = Self.lines.count / 2
-        for line in Self.lines.prefix(middle) { try await showByEvent(line, to: service) }
-        await ha.stop()
-        #expect(service.waitForLog("event=events_lost"), "\(service.stderrSoFar)")
-        try await ha.start()
-        // A change made while the service was away is seen by the read after subscribing.
-        try await ha.setAppliance(Self.lines[middle])
-        let before = service.stderrSoFar.components(separatedBy: "event=events_connected").count
-        let deadline = Date().addingTimeInterval(60)
-        while service.stderrSoFar.components(separatedBy: "event=events_connected").count <= before, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        for line in Self.lines.suffix(from: middle + 1) { try await showByEvent(line, to: service) }
-        _ = try await ha.waitForSupernotifyCalls(count: 1)
-        try await Task.sleep(for: .seconds(1))
-        service.signal(SIGTERM)
-        #expect(service.wait(timeout: 15).status == 0)
-        let all = kinds(try ha.supernotifyCalls())
-        #expect(all.filter { $0 == "start" }.count == 1, "\(all)")
-        #expect(all.filter { $0 == "clear" }.count == 1, "\(all)")
-        #expect(all.suffix(2) == ["clear", "end"], "\(all)")
-        // HA forgot the entities when it restarted; the service set them again.
-        let entity = try await ha.state("sensor.cycletrack_dishwasher")
-        #expect((entity?["attributes"] as? [String: Any])?["last_outcome"] as? String == "finished", "\(String(describing: entity))")
-        #expect(try await ha.state("sensor.cycletrack_pushes_today") != nil)
-    }
-
-    @Test("kill -9 at a random moment mid-cycle, then a restart: one start, one clear, one end, nothing lost")
-    func killNineAndRestart() async throws {
-        var service = try startService()
-        let killAt = Int.random(in: 3...(Self.lines.count - 4))
-        for (index, line) in Self.lines.enumerated() {
-            if index == killAt {
-                service.signal(SIGKILL)
-                _ = service.wait(timeout: 10)
-                try await ha.setAppliance(line)
-                service = try startService()
-            }
-            try await show(line, to: service)
-        }
-        let calls = try await ha.waitForSupernotifyCalls(count: 3)
-        try await Task.sleep(for: .seconds(2))
-        service.signal(SIGTERM)
-        #expect(service.wait(timeout: 15).status == 0)
-        let all = kinds(try ha.supernotifyCalls())
-        #expect(all.filter { $0 == "start" }.count == 1, "killed before line \(killAt): \(all)")
-        #expect(all.filter { $0 == "clear" }.count == 1, "killed before line \(killAt): \(all)")
-        #expect(all.filter { $0 == "end" }.count == 1, "killed before line \(killAt): \(all)")
-        #expect(all.last == "end")
-        #expect(calls.count <= 18)
-        let query = try CycletrackProcess.run(["query", "--db", database, "--format", "json"])
-        let cycles = try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
-        #expect(cycles.count == 1)
-        #expect(cycles.first?["outcome"] as? String == "finished")
-    }
-
     @Test("A clear HA refused is superseded by the next cycle's start: it never ends the new Live Activity")
     func aClearFailingAcrossTheNextStartIsSuperseded() async throws {
         let service = try startService()
@@ -283,28 +122,6 @@ struct ServiceWithHomeAssistantTests {
         let cycles = try #require(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [[String: Any]])
         #expect(cycles.count == 2)
         #expect(cycles.allSatisfy { $0["outcome"] as? String == "finished" })
-    }
-
-    @Test("HA stopped mid-cycle and started again: the outage is logged once, the cycle completes")
-    func homeAssistantRestartMidCycle() async throws {
-        let service = try startService()
-        let half = Self.lines.count / 2
-        for line in Self.lines.prefix(half) { try await show(line, to: service) }
-        await ha.stop()
-        #expect(service.waitForLog("event=ha_unreachable", timeout: 30))
-        try await Task.sleep(for: .seconds(3))
-        try await ha.start()
-        #expect(service.waitForLog("event=ha_back", timeout: 60))
-        for line in Self.lines.dropFirst(half) { try await show(line, to: service) }
-        _ = try await ha.waitForSupernotifyCalls(count: 2)
-        try await Task.sleep(for: .seconds(2))
-        service.signal(SIGTERM)
-        let result = service.wait(timeout: 15)
-        #expect(result.status == 0)
-        #expect(result.stderr.components(separatedBy: "event=ha_unreachable").count - 1 == 1)
-        let all = kinds(try ha.supernotifyCalls())
-        #expect(all.filter { $0 == "start" }.count == 1, "\(all)")
-        #expect(all.suffix(2) == ["clear", "end"], "\(all)")
     }
 
     @Test("check finds the appliance by discovery and confirms token, version, entities and supernotify.notify")

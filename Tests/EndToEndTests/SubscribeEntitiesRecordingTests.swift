@@ -15,9 +15,7 @@ import Testing
     "subscribe_entities recorded from the real Home Assistant",
     .serialized,
     .timeLimit(.minutes(5)),
-    .enabled(if: HomeAssistantProcess.shouldRun && HomeAssistantProcess.version == HomeAssistantProcess.currentVersion,
-             Comment(rawValue: HomeAssistantProcess.availability()
-                 ?? "records from Home Assistant \(HomeAssistantProcess.currentVersion) only (CYCLETRACK_HA_VERSION)"))
+    .realHomeAssistant(only: HomeAssistantProcess.currentVersion)
 )
 struct SubscribeEntitiesRecordingTests {
     static let probe = "sensor.cycletrack_ws_probe"
@@ -44,8 +42,7 @@ struct SubscribeEntitiesRecordingTests {
 
     @Test("What HA 2026.11 says over subscribe_entities has the recorded shape, and the session follows every step")
     func recordedShape() async throws {
-        let ha = try HomeAssistantProcess()
-        try await ha.start()
+        let ha = try await HomeAssistantProcess.started()
         let token = try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let recorder = try SubscribeEntitiesRecorder(baseURL: ha.url, token: token, entityIDs: Self.tracked,
                                                      registries: [.entity, .device], pingInterval: .seconds(2))

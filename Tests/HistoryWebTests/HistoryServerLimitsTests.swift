@@ -1,6 +1,7 @@
 import CycleCore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import CycleHistory
 @testable import HistoryWeb
@@ -18,7 +19,7 @@ struct HistoryServerLimitsTests {
         let socket: Int32
 
         init(port: UInt16) throws {
-            socket = try HistoryServerTests.connectLoopback(port: port)
+            socket = try LoopbackSocket.connect(port: port)
             let start = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow".utf8)
             _ = start.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }

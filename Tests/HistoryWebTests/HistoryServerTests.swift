@@ -22,7 +22,7 @@ struct HistoryServerTests {
     /// Sends `request` (on its own thread, so a server that answers early is read) and
     /// returns the status code and the whole response as text.
     static func exchange(port: UInt16, _ request: [UInt8]) throws -> (status: Int, text: String) {
-        let socket = try connectLoopback(port: port)
+        let socket = try LoopbackSocket.connect(port: port)
         defer { close(socket) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -52,22 +52,6 @@ struct HistoryServerTests {
         let text = String(decoding: response, as: UTF8.self)
         let status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
         return (status, text)
-    }
-
-    /// A TCP connection to 127.0.0.1:`port`; the caller closes it.
-    static func connectLoopback(port: UInt16) throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if connected != 0 { close(socket) }
-        try #require(connected == 0)
-        return socket
     }
 
     func get(_ target: String, headers: [String] = []) throws -> (status: Int, text: String) {

@@ -11,11 +11,10 @@
 #    and requirements-extra-2026.11.txt (imports that no manifest names), so that
 #    `hass --skip-pip` starts offline;
 # 3. checks that the integrations import.
-# PYTEST_VENV, for the integration's tests, built at the same time: pytest-homeassistant-
-# custom-component PHCC_VERSION with the Home Assistant it pins (no release of it pins
-# HA_VERSION yet, and it does not import under another: docs/TESTING.md), twice like
-# VENV, the second time under that HA's constraints; checks that its plugin imports and
-# that pip sees no conflict.
+# PYTEST_VENV, for the integration's tests (scripts/test-integration.sh): a copy of VENV
+# (the same Home Assistant, the same closure) plus pytest-homeassistant-custom-component
+# PHCC_VERSION without its dependencies (no release pins HA_VERSION yet) and the test
+# tools of requirements-integration-tests.txt; checks that the plugin imports.
 set -euo pipefail
 HA_VERSION="$1"; PHCC_VERSION="$2"; VENV="$3"; PYTEST_VENV="$4"; REPO="$5"
 HERE="$REPO/scripts/ha"
@@ -24,29 +23,13 @@ say() { printf 'forky-root: %s\n' "$*" >&2; }
 # --no-compile: byte-compiling all of HA's ~1,000 integrations takes minutes of CPU; hass
 # compiles what it imports on its first start (the smoke start), and that stays in the root.
 PIP_INSTALL=(-m pip --quiet install --no-compile)
-constraints_of() {
-  "$1/bin/python" -c 'import homeassistant, os; print(os.path.join(os.path.dirname(homeassistant.__file__), "package_constraints.txt"))'
-}
-
-build_pytest_venv() {
-  python3 -m venv "$PYTEST_VENV"
-  "$PYTEST_VENV/bin/python" "${PIP_INSTALL[@]}" "pytest-homeassistant-custom-component==$PHCC_VERSION"
-  "$PYTEST_VENV/bin/python" "${PIP_INSTALL[@]}" -c "$(constraints_of "$PYTEST_VENV")" \
-    "pytest-homeassistant-custom-component==$PHCC_VERSION"
-  "$PYTEST_VENV/bin/python" -c "import pytest_homeassistant_custom_component.plugins"
-  "$PYTEST_VENV/bin/python" -m pip check
-}
-PYTEST_LOG="$(mktemp)"
-trap 'rm -f "$PYTEST_LOG" "${CLOSURE:-}"' EXIT
-say "  $PYTEST_VENV: pytest-homeassistant-custom-component==$PHCC_VERSION and the Home Assistant it pins (meanwhile)"
-build_pytest_venv >"$PYTEST_LOG" 2>&1 &
-PYTEST_PID=$!
+CLOSURE="$(mktemp)"
+trap 'rm -f "$CLOSURE"' EXIT
 
 python3 -m venv "$VENV"
 say "  $VENV: pass 1/2: homeassistant==$HA_VERSION ($(python3 --version))"
 "$VENV/bin/python" "${PIP_INSTALL[@]}" "homeassistant==$HA_VERSION"
-CONSTRAINTS="$(constraints_of "$VENV")"
-CLOSURE="$(mktemp)"
+CONSTRAINTS="$("$VENV/bin/python" -c 'import homeassistant, os; print(os.path.join(os.path.dirname(homeassistant.__file__), "package_constraints.txt"))')"
 "$VENV/bin/python" "$HERE/requirements_closure.py" --config "$FIXTURE" >"$CLOSURE"
 say "  $VENV: pass 2/2: under $CONSTRAINTS, with $(grep -c . "$CLOSURE") requirements of the loaded integrations"
 "$VENV/bin/python" "${PIP_INSTALL[@]}" -c "$CONSTRAINTS" "homeassistant==$HA_VERSION" -r "$CLOSURE" \
@@ -59,9 +42,9 @@ homeassistant.components.cloud, homeassistant.components.template, \
 homeassistant.components.automation, homeassistant.components.sensor, hass_frontend"
 "$VENV/bin/hass" --version >/dev/null
 
-if ! wait "$PYTEST_PID"; then
-  cat "$PYTEST_LOG" >&2
-  say "  $PYTEST_VENV: FAILED (above)"
-  exit 1
-fi
+say "  $PYTEST_VENV: a copy of $VENV with pytest-homeassistant-custom-component==$PHCC_VERSION (--no-deps) and its test tools"
+cp -a "$VENV" "$PYTEST_VENV"
+"$PYTEST_VENV/bin/python" "${PIP_INSTALL[@]}" --no-deps "pytest-homeassistant-custom-component==$PHCC_VERSION"
+"$PYTEST_VENV/bin/python" "${PIP_INSTALL[@]}" -r "$HERE/requirements-integration-tests.txt"
+"$PYTEST_VENV/bin/python" -c "import pytest, pytest_homeassistant_custom_component"
 say "  $PYTEST_VENV: pytest-homeassistant-custom-component $PHCC_VERSION on Home Assistant $("$PYTEST_VENV/bin/python" -c 'from homeassistant.const import __version__; print(__version__)')"

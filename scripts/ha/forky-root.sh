@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A Debian forky root (Python 3.14) with Home Assistant 2026.11.0 for cycletrack's
 # end-to-end tests, and a second venv for the integration's pytest suite. Built from
-# Debian's mirror and PyPI by the tests themselves, cached outside the repository,
-# rebuilt only when its inputs change. See docs/TESTING.md.
+# Debian's mirror and PyPI by the tests themselves, cached outside the repository in a
+# directory named after a hash of its inputs: other inputs, another root beside it (a
+# root in use is never rebuilt under a running test). See docs/TESTING.md.
 #
 #   scripts/ha/forky-root.sh ensure              build the root if it is missing or its inputs changed
 #   scripts/ha/forky-root.sh run [--venv hass|pytest] [--bind DIR]... -- COMMAND [ARG...]
@@ -11,9 +12,9 @@
 #                                                the same paths, the working directory is kept
 #                                                when it is visible, PATH starts with a venv:
 #                                                hass (default): /opt/homeassistant, HA 2026.11.0;
-#                                                pytest: /opt/homeassistant-pytest,
-#                                                pytest-homeassistant-custom-component 0.13.375
-#                                                and the HA it pins, 2026.10.4 (none pins 2026.11.0)
+#                                                pytest: /opt/cycletrack-integration-pytest,
+#                                                the same HA with pytest-homeassistant-custom-
+#                                                component 0.13.375 (scripts/test-integration.sh)
 #   scripts/ha/forky-root.sh pytest [ARG...]     = run --venv pytest -- python -m pytest ARG...
 #   scripts/ha/forky-root.sh status              exit 0 when the root is built and current; says why not
 #   scripts/ha/forky-root.sh path                print the root's directory
@@ -24,7 +25,10 @@
 #   scripts/ha/forky-root.sh pytest integration/tests -q
 #   scripts/ha/forky-root.sh run -- hass --version
 #
-# Where: $CYCLETRACK_HA_ROOT, else ${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2026.11.0-root.
+# Where: $CYCLETRACK_HA_ROOT, else $CYCLETRACK_CACHE_DIR/ha-2026.11.0-root-<inputs hash>
+# (CYCLETRACK_CACHE_DIR defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack; pip's
+# downloads are cached in $CYCLETRACK_CACHE_DIR/pip). A new root takes the Debian part
+# of a sibling root with the same Debian inputs (a copy) instead of debootstrapping again.
 # Needs root (debootstrap, unshare, chroot). `run` enters a private mount namespace
 # (unshare --mount --propagation private), bind-mounts /proc /dev /sys /tmp, the
 # repository and resolv.conf into the root and chroots; the mounts end with the
@@ -37,21 +41,22 @@ set -euo pipefail
 
 HA_VERSION="2026.11.0"
 SUITE="forky"
-# pytest-homeassistant-custom-component: no release pins homeassistant==2026.11.0 (the
-# newest, 0.13.375, pins 2026.10.4, and does not import under 2026.11.0), so it has its
-# own venv with the HA it pins. Set this to the release for 2026.11 when there is one.
+# pytest-homeassistant-custom-component for the integration's tests: no release pins
+# homeassistant==2026.11.0 (the newest, 0.13.375, pins 2026.10.4), so it goes into a copy
+# of the HA venv without its dependencies (build-venv.sh). Set this to the release for
+# 2026.11 when there is one.
 PHCC_VERSION="0.13.375"
-# Debian packages inside the root (debootstrap brings python3, python3-venv, ca-certificates).
-DEBIAN_PACKAGES=(python3-dev build-essential libffi-dev libssl-dev libturbojpeg0 libjpeg62-turbo tzdata)
+# Debian packages inside the root (debootstrap brings python3, python3-venv, ca-certificates):
+# what HA's wheels build and load with, and the C libraries the cycletrack binary links
+# (scripts/test-integration.sh runs the binary built on the host inside the root).
+DEBIAN_PACKAGES=(python3-dev build-essential libffi-dev libssl-dev libturbojpeg0 libjpeg62-turbo tzdata
+  libcurl4t64 libmicrohttpd12t64 libsqlite3-0)
 VENV_IN_ROOT="/opt/homeassistant"
-PYTEST_VENV_IN_ROOT="/opt/homeassistant-pytest"
+PYTEST_VENV_IN_ROOT="/opt/cycletrack-integration-pytest"
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}"
-ROOT="${CYCLETRACK_HA_ROOT:-$CACHE/cycletrack/ha-${HA_VERSION}-root}"
-MARKER="$ROOT/.cycletrack-root-inputs"
-LOCK="$ROOT.lock"
+CACHE_DIR="${CYCLETRACK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack}"
 
 say() { printf 'forky-root: %s\n' "$*" >&2; }
 die() { printf 'forky-root: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -74,10 +79,15 @@ debian_inputs() {
 # decide what is installed.
 venv_inputs() {
   printf 'homeassistant==%s phcc==%s closure=%s\n' "$HA_VERSION" "$PHCC_VERSION" \
-    "$(cat "$HERE/build-venv.sh" "$HERE/requirements_closure.py" "$HERE/requirements-extra-2026.11.txt" | sha256sum | cut -c1-16)"
+    "$(cat "$HERE/build-venv.sh" "$HERE/requirements_closure.py" "$HERE/requirements-extra-2026.11.txt" \
+         "$HERE/requirements-integration-tests.txt" | sha256sum | cut -c1-16)"
 }
 
 inputs() { debian_inputs; venv_inputs; }
+
+ROOT="${CYCLETRACK_HA_ROOT:-$CACHE_DIR/ha-${HA_VERSION}-root-$(inputs | sha256sum | cut -c1-12)}"
+MARKER="$ROOT/.cycletrack-root-inputs"
+LOCK="$ROOT.lock"
 
 is_current() {
   [[ -f "$MARKER" && -x "$ROOT$VENV_IN_ROOT/bin/hass" && -x "$ROOT$PYTEST_VENV_IN_ROOT/bin/python" \
@@ -182,16 +192,35 @@ build_debian() {
   debian_inputs >"$target/.cycletrack-debian-inputs"
 }
 
+# Copies the Debian part (everything but the venvs and markers) of a finished sibling root
+# with the same Debian inputs into TARGET; fails when there is none.
+copy_debian() {
+  local target="$1" sibling
+  for sibling in "$(dirname "$ROOT")"/ha-"${HA_VERSION}"-root*; do
+    [[ -d "$sibling" && "$sibling" != "$ROOT" && "$sibling" != *.building && -f "$sibling/.cycletrack-root-inputs" ]] || continue
+    [[ "$(cat "$sibling/.cycletrack-debian-inputs" 2>/dev/null)" == "$(debian_inputs)" ]] || continue
+    remove_tree "$target"
+    mkdir -p "$target"
+    say "steps 1-2/4: the Debian part of $sibling (same Debian inputs), copied"
+    if tar -C "$sibling" --one-file-system --exclude="./opt/*" --exclude="./.cycletrack-*" -cf - . | tar -C "$target" -xpf -; then
+      debian_inputs >"$target/.cycletrack-debian-inputs"
+      return 0
+    fi
+    say "copying $sibling failed; building the Debian part instead"
+  done
+  return 1
+}
+
 build_venv() {
   local envs=()
   mapfile -t envs < <(base_env)
-  # The host's pip cache, shared: a rebuild after an input change downloads little.
-  local pip_cache="$CACHE/pip"
+  # pip's cache, in the cache directory: a rebuild after an input change downloads little.
+  local pip_cache="$CACHE_DIR/pip"
   mkdir -p "$pip_cache"
   BINDS=("$pip_cache")
   remove_tree "${ROOT:?}$VENV_IN_ROOT"
   remove_tree "${ROOT:?}$PYTEST_VENV_IN_ROOT"
-  say "step 3/4: venvs: $VENV_IN_ROOT, homeassistant==$HA_VERSION twice (the second time under its package_constraints.txt) and what the loaded integrations need; $PYTEST_VENV_IN_ROOT, pytest-homeassistant-custom-component $PHCC_VERSION"
+  say "step 3/4: venvs: $VENV_IN_ROOT, homeassistant==$HA_VERSION twice (the second time under its package_constraints.txt) and what the loaded integrations need; $PYTEST_VENV_IN_ROOT, a copy with pytest-homeassistant-custom-component $PHCC_VERSION"
   ( in_root "${envs[@]}" "PIP_CACHE_DIR=$pip_cache" -- \
       /bin/bash "$HERE/build-venv.sh" "$HA_VERSION" "$PHCC_VERSION" "$VENV_IN_ROOT" "$PYTEST_VENV_IN_ROOT" "$REPO" ) \
     || die "building the venv failed (above)"
@@ -209,7 +238,7 @@ build() {
   local start=$SECONDS
   rm -f "$MARKER"
   if [[ ! -f "$ROOT/.cycletrack-debian-inputs" || "$(cat "$ROOT/.cycletrack-debian-inputs" 2>/dev/null)" != "$(debian_inputs)" ]]; then
-    build_debian "$ROOT.building"
+    copy_debian "$ROOT.building" || build_debian "$ROOT.building"
     remove_tree "$ROOT"
     mv "$ROOT.building" "$ROOT"
   else
@@ -269,6 +298,6 @@ case "$command" in
     mapfile -t envs < <(base_env "$venv"; passed_env)
     in_root "${envs[@]}" -- "$@"
     ;;
-  -h|--help|help) sed -n '2,37p' "$0" ;;
+  -h|--help|help) sed -n '2,39p' "$0" ;;
   *) die "unknown command '${command}' (ensure, run, pytest, status, path, venv, rebuild; --help)" ;;
 esac

@@ -6,8 +6,9 @@
 #   scripts/ha/setup.sh            build it, or say it is already there (fast no-op)
 #   scripts/ha/setup.sh --force    rebuild it from scratch
 #
-# Where: $CYCLETRACK_HA_VENV, else ${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3
-# (outside the repository: fresh clones on the same machine reuse it).
+# Where: $CYCLETRACK_HA_VENV, else $CYCLETRACK_CACHE_DIR/ha-2024.3.3 (CYCLETRACK_CACHE_DIR
+# defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack; outside the repository: fresh
+# clones on the same machine reuse it). pip's cache: $CYCLETRACK_CACHE_DIR/pip.
 # Python: $CYCLETRACK_HA_PYTHON, else python3.11, else python3 (must be 3.11.x:
 # 2024.3.3 is the last release that runs on 3.11; 2024.4 needs 3.12).
 #
@@ -23,7 +24,11 @@
 set -euo pipefail
 
 HA_VERSION="2024.3.3"
-VENV="${CYCLETRACK_HA_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-${HA_VERSION}}"
+CACHE_DIR="${CYCLETRACK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack}"
+VENV="${CYCLETRACK_HA_VENV:-$CACHE_DIR/ha-${HA_VERSION}}"
+# pip's downloads in the cache directory too (a cold run with a new CYCLETRACK_CACHE_DIR
+# downloads everything again).
+export PIP_CACHE_DIR="$CACHE_DIR/pip"
 MARKER="$VENV/.cycletrack-ha-ready"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 FIXTURE="$HERE/../../Tests/EndToEndTests/Fixtures/ha-config"

@@ -54,12 +54,23 @@ final class HomeAssistantProcess: @unchecked Sendable {
 
     static var scriptsDirectory: URL { repositoryRoot.appendingPathComponent("scripts/ha") }
 
-    /// For 2024.3.3: `$CYCLETRACK_HA_VENV`, else
-    /// `${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack/ha-2024.3.3`, exactly as
-    /// `scripts/ha/setup.sh` computes it.
+    /// For 2024.3.3: `$CYCLETRACK_HA_VENV`, else `$CYCLETRACK_CACHE_DIR/ha-2024.3.3`
+    /// (`CYCLETRACK_CACHE_DIR` defaults to `${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack`),
+    /// exactly as `scripts/ha/setup.sh` computes it.
     static var venvDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["CYCLETRACK_HA_VENV"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        return cacheDirectory.appendingPathComponent("ha-\(oldestVersion)")
+    }
+
+    /// `$CYCLETRACK_CACHE_DIR`, else `${XDG_CACHE_HOME:-$HOME/.cache}/cycletrack`: where the
+    /// scripts keep every cache (the Home Assistant root and venv, pip's downloads, the
+    /// deployment tests' Podman store).
+    static var cacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["CYCLETRACK_CACHE_DIR"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }
         let cache: String
@@ -68,7 +79,7 @@ final class HomeAssistantProcess: @unchecked Sendable {
         } else {
             cache = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         }
-        return URL(fileURLWithPath: cache).appendingPathComponent("cycletrack/ha-\(oldestVersion)")
+        return URL(fileURLWithPath: cache).appendingPathComponent("cycletrack")
     }
 
     /// Why a real HA of `version` can't be started here, or nil when it can.

@@ -130,7 +130,7 @@ final class EventStreamReader {
     private(set) var received = ""
 
     init(port: UInt16, key: String?) throws {
-        socket = try Self.connect(port: port, timeout: timeval(tv_sec: 0, tv_usec: 200_000))
+        socket = try LoopbackSocket.connect(port: port, receiveTimeout: timeval(tv_sec: 0, tv_usec: 200_000))
         let request = "GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
             + (key.map { "Authorization: Bearer \($0)\r\n" } ?? "") + "\r\n"
         let bytes = Array(request.utf8)
@@ -150,24 +150,6 @@ final class EventStreamReader {
     }
 
     func close() { Glibc.close(socket) }
-
-    /// A TCP socket connected to 127.0.0.1:`port`, reads timing out after `timeout`.
-    static func connect(port: UInt16, timeout: timeval) throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
-        var timeout = timeout
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if connected != 0 { Glibc.close(socket) }
-        try #require(connected == 0)
-        return socket
-    }
 }
 
 /// Seconds added to a clock, set by the test.
