@@ -24,8 +24,7 @@ enum IntegrationMinimum {
     "The cycletrack integration in a real Home Assistant",
     .serialized,
     .timeLimit(.minutes(10)),
-    .enabled(if: HomeAssistantProcess.shouldRun,
-             Comment(rawValue: HomeAssistantProcess.availability() ?? "Home Assistant is available")),
+    .realHomeAssistant,
     .enabled(if: HomeAssistantProcess.isAtLeast(IntegrationMinimum.version),
              Comment(rawValue: "the integration needs Home Assistant \(IntegrationMinimum.version) (hacs.json); this run is on \(HomeAssistantProcess.version)"))
 )
