@@ -132,8 +132,8 @@ struct RunnerEventsPeerTests {
         try await eventually("the second, slow, handshake") { log.connections >= 2 }
         let polled = await runner.polls
         standIn.set(entity: Self.operation, state: "run")
-        try await eventually("the start, while the handshake hangs", timeout: 5) { standIn.notifyCalls.count == 1 }
-        try await eventually("polls going on, while the handshake hangs", timeout: 5) { await runner.polls >= polled + 3 }
+        try await eventually("the start, while the handshake hangs", timeout: 8) { standIn.notifyCalls.count == 1 }
+        try await eventually("polls going on, while the handshake hangs", timeout: 8) { await runner.polls >= polled + 3 }
         #expect(log.connections == 2)
         task.cancel()
         await task.value

@@ -43,7 +43,7 @@ import Testing
         return (runner, Task { await runner.run() })
     }
 
-    private func until(_ what: String, timeout: Double = 10, _ condition: () async -> Bool) async throws {
+    private func until(_ what: String, timeout: Double = 60, _ condition: () async -> Bool) async throws {
         try await eventually(what, timeout: timeout, condition)
     }
 
