@@ -46,6 +46,9 @@ struct SubscribeEntitiesRecordingTests {
         let token = try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let recorder = try SubscribeEntitiesRecorder(baseURL: ha.url, token: token, entityIDs: Self.tracked,
                                                      registries: [.entity, .device], pingInterval: .seconds(2))
+        // The handshake at once: HA closes a socket that hasn't authenticated within 10 s,
+        // and on a loaded machine the REST reads of the first checkpoint can take that long.
+        try recorder.pump("authenticated and subscribed") { recorder.haVersion != nil }
         try await follow("subscribed, the initial states", ha, recorder) {}
         for (step, values) in Self.steps {
             try await follow(step, ha, recorder) { try await ha.setAppliance(values) }
