@@ -24,8 +24,10 @@ import TestSupport
         return delivery
     }
 
-    static func fixture(quietNow: Bool = true) async throws -> APIFixture {
-        let api = try await APIFixture(delivery: delivery(quietNow: quietNow))
+    /// `delivery`: the settings to start with (default: `delivery(quietNow:)`), so that a
+    /// test reads the very window the service got, not one a minute later.
+    static func fixture(quietNow: Bool = true, delivery given: DeliverySettings? = nil) async throws -> APIFixture {
+        let api = try await APIFixture(delivery: given ?? delivery(quietNow: quietNow))
         api.standIn.set(entity: "person.alice", state: "home")
         api.standIn.set(entity: "person.bob", state: "not_home")
         return api
@@ -40,10 +42,11 @@ import TestSupport
     }
 
     @Test func theHouseholdAndEachPersonShowTheirSettingsAndSources() async throws {
-        let api = try await Self.fixture()
+        let delivery = Self.delivery()
+        let api = try await Self.fixture(delivery: delivery)
         defer { Task { await api.stop() } }
         let household = try APIFixture.object(try await api.get("/api/v1/household").text)
-        let window = try #require(Self.delivery().quietHours?.text)
+        let window = try #require(delivery.quietHours?.text)
         #expect(household["settings"] as? [String: String] == ["quiet_hours": window])
         #expect(household["sources"] as? [String: String] == ["quiet_hours": "config"])
         #expect(household["languages"] as? [String] == ["en", "de"])
