@@ -17,7 +17,7 @@ import Testing
 
     @Test func theDocsTableIsTheCodesTable() throws {
         let docs = try String(contentsOf: Self.root.appendingPathComponent("docs/CYCLES.md"), encoding: .utf8)
-        let section = try #require(docs.components(separatedBy: "### Keys and roles").dropFirst().first)
+        let section = docs.components(separatedBy: "### Keys and roles").dropFirst().first ?? ""
         let rows = section.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
         let expected = RoleTable.rows.map(Self.line)
         if rows != expected { print(expected.joined(separator: "\n")) }
