@@ -1,0 +1,89 @@
+import CycleCore
+
+/// One device's roles, kind and whether it is followed, from its entities: the table first,
+/// the fallback rules for what the table doesn't know. The same for the same entities in
+/// any order: candidates are ranked by the table's row order, then by entity id.
+struct DeviceAssessment: Equatable {
+    var entities: [Role: String]
+    var sources: [Role: RoleSource]
+    var kind: ApplianceKind
+    /// Why the device is left out; nil when it is followed.
+    var leftOut: String?
+
+    /// Roles whose presence shows the device runs cycles (a program, a remaining time, …).
+    static let cycleEvidence: [Role] = [.program, .remainingTime, .elapsedTime, .totalTime, .finishTime, .progress]
+    /// Kinds that run cycles by what they are, even with only an operation state.
+    static let cycleKinds: Set<ApplianceKind> = [.washer, .dryer, .washerDryer, .dishwasher]
+    /// Brands whose ovens are not followed (docs/CYCLES.md, "Which devices").
+    static let ovensLeftOut: [BrandProfile: String] = [
+        .lgThinQ: "an LG ThinQ oven reports only its state and target temperature: no timer, no program, no end",
+        .whirlpool: "a Whirlpool oven reports its state, cook mode and temperatures: no timer, no end time",
+        .smartThings: "a SmartThings oven's machine state (ready, running, paused) has no end state, so switching it off would read as a finished cycle",
+    ]
+
+    init(_ record: DiscoveryRecord, profile: BrandProfile) {
+        let integration = record.domain ?? profile.domain ?? "home_connect"
+        var chosen: [Role: (rank: Int, id: String)] = [:]
+        var hints: Set<ApplianceKind> = []
+        var known: Set<String> = []
+        for entity in record.entities {
+            guard let row = RoleTable.row(for: entity, integration: integration) else { continue }
+            known.insert(entity.id)
+            if let kind = row.kind { hints.insert(kind) }
+            guard let role = row.role, let rank = RoleTable.rows.firstIndex(of: row) else { continue }
+            if let current = chosen[role], (current.rank, current.id) <= (rank, entity.id) { continue }
+            chosen[role] = (rank, entity.id)
+        }
+        entities = chosen.mapValues(\.id)
+        sources = chosen.mapValues { _ in .table }
+        // Only entities the integration declared nothing about go to the fallback: a declared
+        // key the table doesn't list takes no role (the table lists every key that carries one).
+        let unknown = record.entities.filter { entity in
+            !known.contains(entity.id) && entity.registry?.translationKey == nil
+        }
+        for (role, id) in RoleFallback.roles(of: unknown, profile: profile, filled: Set(entities.keys)) {
+            entities[role] = id
+            sources[role] = .fallback
+        }
+        kind = Self.kind(record, profile: profile, programOptions: entities[.program].flatMap { id in
+            record.entities.first { $0.id == id }?.options
+        } ?? [], hints: hints)
+        leftOut = Self.reason(kind: kind, profile: profile, roles: Set(entities.keys))
+    }
+
+    /// The kind: a Miele or LG ThinQ device type in the model, Home Connect's program keys,
+    /// else the kinds the table's keys show (the first in `ApplianceKind` order), else an
+    /// air conditioner for a device with a `climate` entity and no operation state.
+    static func kind(_ record: DiscoveryRecord, profile: BrandProfile, programOptions: [String],
+                     hints: Set<ApplianceKind>) -> ApplianceKind {
+        let model = record.model ?? ""
+        let declared: ApplianceKind? = switch profile {
+        case .miele: ApplianceKind.miele(model: model)
+        case .lgThinQ: ApplianceKind.lgThinQ(model: model)
+        case .homeConnect: ApplianceKind.homeConnect(programOptions: programOptions)
+        default: nil
+        }
+        if let declared { return declared }
+        if hints.isSuperset(of: [.washer, .dryer]) { return .washerDryer }
+        if let hinted = hints.sorted().first { return hinted }
+        if record.entities.contains(where: { $0.domain == "climate" }) { return .airConditioner }
+        return .other
+    }
+
+    /// Why a device of `kind` with these roles is not followed, or nil.
+    static func reason(kind: ApplianceKind, profile: BrandProfile, roles: Set<Role>) -> String? {
+        if kind.neverCycles {
+            return "\(kind.rawValue): runs no cycles (its \"in use\" or \"running\" is not a cycle)"
+        }
+        if kind == .oven, let why = ovensLeftOut[profile] {
+            return "oven: not followed: \(why)"
+        }
+        guard roles.contains(.operationState) else {
+            return "no operation state: expected \(BrandOperationSensor.expected(profile))"
+        }
+        if !cycleKinds.contains(kind), !cycleEvidence.contains(where: roles.contains) {
+            return "\(kind.rawValue): no evidence of cycles (no program, remaining, elapsed or total time, finish time or progress)"
+        }
+        return nil
+    }
+}
