@@ -70,6 +70,12 @@ struct RealDevicesWithHomeAssistantTests {
         #expect(found["sensor.freezer"] == nil, "the freezer was taken for a cycle appliance: \(found.keys.sorted())")
         let washer = try #require(found["sensor.washing_machine"]?["id"] as? String, "\(found.keys.sorted())")
         let dishwasher = try #require(found["sensor.dishwasher_machine_state"]?["id"] as? String, "\(found.keys.sorted())")
+        // check names the devices it left out, each with why.
+        let table = try CycletrackProcess.run(["check", "--config", path]).stdout
+        for name in ["Refrigerator", "Freezer"] {
+            let line = table.split(separator: "\n").first { $0.contains("left out \(name)") }
+            #expect(line.map { $0.count > "left out \(name)".count + 10 } == true, "no reason for \(name) in:\n\(table)")
+        }
 
         let service = try CycletrackProcess(["run", "--config", path, "--db", database],
                                             environment: ["CYCLETRACK_LOG": "debug"])
