@@ -5,14 +5,16 @@ import Testing
 /// Real devices of the corpus (Tests/HomeAssistantAPITests/Fixtures/RealDevices, converted from
 /// Home Assistant's own test snapshots) served by a real Home Assistant through the brand
 /// stand-ins (custom_components/miele and smartthings, built on cycletrack_corpus): a Miele
-/// refrigerator and freezer that are simply on (`in_use`), a Miele washing machine and a
-/// SmartThings dishwasher. `run` must start nothing for the fridge and the freezer, and the
-/// washer's and the dishwasher's cycles must each end with one clear and one end.
+/// refrigerator and freezer that are simply on (`in_use`), a Miele hood, a SmartThings
+/// refrigerator, a Miele washing machine and a SmartThings dishwasher. `run` must start
+/// nothing for the fridges, the freezer and the hood, and the washer's and the dishwasher's
+/// cycles must each end with one clear and one end.
 @Suite("Real devices of the corpus against a real Home Assistant", .serialized, .realHomeAssistant)
 struct RealDevicesWithHomeAssistantTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../HomeAssistantAPITests/Fixtures/RealDevices").standardizedFileURL
-    static let served = ["miele/refrigerator", "miele/freezer", "miele/washing-machine", "smartthings/da-wm-dw-000001"]
+    static let served = ["miele/refrigerator", "miele/freezer", "miele/hood", "miele/washing-machine",
+                          "smartthings/da-ref-normal-000001", "smartthings/da-wm-dw-000001"]
 
     let ha: HomeAssistantProcess
     let scratch: Scratch
@@ -48,13 +50,11 @@ struct RealDevicesWithHomeAssistantTests {
             """)
     }
 
-    /// The appliances `check --format json` lists, by their operation state entity.
-    func discovered(_ path: String) throws -> [String: [String: Any]] {
+    /// The appliances `check --format json` lists.
+    func discovered(_ path: String) throws -> [[String: Any]] {
         let check = try CycletrackProcess.run(["check", "--config", path, "--format", "json"])
         let object = try #require(JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any], "\(check.stdout)")
-        let appliances = try #require(object["appliances"] as? [[String: Any]], "\(check.stdout)")
-        return Dictionary(appliances.compactMap { a in (a["operation_state"] as? String).map { ($0, a) } },
-                          uniquingKeysWith: { first, _ in first })
+        return try #require(object["appliances"] as? [[String: Any]], "\(check.stdout)")
     }
 
     func set(_ domain: String, _ states: [String: Any]) async throws {
@@ -62,17 +62,23 @@ struct RealDevicesWithHomeAssistantTests {
         #expect(status == 200, "\(domain): \(String(decoding: body, as: UTF8.self))")
     }
 
-    @Test("The fridge and the freezer start nothing; the washer's and the dishwasher's cycles end with one clear and one end")
+    @Test("The fridges, the freezer and the hood start nothing; the washer's and the dishwasher's cycles end with one clear and one end")
     func realDevices() async throws {
         let path = config()
-        let found = try discovered(path)
-        #expect(found["sensor.refrigerator"] == nil, "the refrigerator was taken for a cycle appliance: \(found.keys.sorted())")
-        #expect(found["sensor.freezer"] == nil, "the freezer was taken for a cycle appliance: \(found.keys.sorted())")
-        let washer = try #require(found["sensor.washing_machine"]?["id"] as? String, "\(found.keys.sorted())")
-        let dishwasher = try #require(found["sensor.dishwasher_machine_state"]?["id"] as? String, "\(found.keys.sorted())")
+        let appliances = try discovered(path)
+        let names = appliances.compactMap { $0["name"] as? String }
+        for name in ["Refrigerator", "Freezer", "Hood"] {
+            #expect(!names.contains(name), "\(name) was taken for a cycle appliance: \(names)")
+        }
+        func id(of operationState: String) throws -> String {
+            try #require(appliances.first { $0["operation_state"] as? String == operationState }?["id"] as? String,
+                         "no appliance reads \(operationState): \(appliances)")
+        }
+        let washer = try id(of: "sensor.washing_machine")
+        let dishwasher = try id(of: "sensor.dishwasher_machine_state")
         // check names the devices it left out, each with why.
         let table = try CycletrackProcess.run(["check", "--config", path]).stdout
-        for name in ["Refrigerator", "Freezer"] {
+        for name in ["Refrigerator", "Freezer", "Hood"] {
             let line = table.split(separator: "\n").first { $0.contains("left out \(name)") }
             #expect(line.map { $0.count > "left out \(name)".count + 10 } == true, "no reason for \(name) in:\n\(table)")
         }
