@@ -57,21 +57,21 @@ extension RoleTable {
     /// `DEVICE_TYPE_SENSOR_MAP`).
     static let lgThinQ: [Row] = {
         let sensor = "lg_thinq/sensor.py"
-        return [
-            row("lg_thinq", "current_state", .operationState, source: sensor),
+        // A device with several locations (an oven's upper and lower cavity, a WashTower) has
+        // each key with `_for_location` (lg_thinq/strings.json).
+        func both(_ key: String, _ role: Role?, kind: ApplianceKind? = nil) -> [Row] {
+            [row("lg_thinq", key, role, kind: kind, source: sensor),
+             row("lg_thinq", key + "_for_location", role, kind: kind, source: sensor)]
+        }
+        return both("current_state", .operationState)
             // `remain` is a timestamp: the program's end.
-            row("lg_thinq", "remain", .finishTime, source: sensor),
-            row("lg_thinq", "total", .totalTime, source: sensor),
+            + both("remain", .finishTime) + both("total", .totalTime)
             // The delayed start's and delayed end's times, not the running program's end.
-            row("lg_thinq", "relative_to_start_wm", nil, source: sensor),
-            row("lg_thinq", "relative_to_stop_wm", nil, source: sensor),
-            row("lg_thinq", "relative_to_start", nil, source: sensor),
-            row("lg_thinq", "relative_to_stop", nil, source: sensor),
-            row("lg_thinq", "running", nil, source: sensor),
-            row("lg_thinq", "cycle_count", nil, source: sensor),
-            row("lg_thinq", "current_dish_washing_course", nil, kind: .dishwasher, source: sensor),
-            row("lg_thinq", "target_temperature", nil, source: sensor),
-        ]
+            + both("relative_to_start_wm", nil) + both("relative_to_stop_wm", nil)
+            + both("relative_to_start", nil) + both("relative_to_stop", nil)
+            + both("running", nil) + both("cycle_count", nil)
+            + [row("lg_thinq", "current_dish_washing_course", nil, kind: .dishwasher, source: sensor)]
+            + both("target_temperature", nil)
     }()
 
     /// smartthings/sensor.py (`CAPABILITY_TO_SENSORS`; the power meter's entities have no
