@@ -50,6 +50,7 @@ Files used for the committed corpus (repository, path, commit):
     home-assistant/core tests/components/smartthings/snapshots/test_sensor.ambr     0113741e9516180a300e3f104e4b7b0e0d1271d3
     home-assistant/core tests/components/whirlpool/snapshots/test_sensor.ambr       0d2fdc3e0969a4aefcf5f3c624ea342729189d8a
     home-assistant/core tests/components/whirlpool/snapshots/test_binary_sensor.ambr 1967971f91502df372afbdce4dddcbc8275b7510
+    home-assistant/core tests/components/home_connect/snapshots/test_sensor.ambr    1c7dd99eb40fd21599d881731ded198776e14dfa
     (the README beside the fixtures lists them with the devices each gave)
 
 To add a later version: put its files under their new commit directory and run the script again

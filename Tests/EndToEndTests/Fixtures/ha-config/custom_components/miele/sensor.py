@@ -10,7 +10,9 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
-from .const import DOMAIN, ENUMS, ROLES
+from custom_components.cycletrack_corpus import platform_entities
+
+from .const import CORPUS, DOMAIN, ENUMS, ROLES
 
 GERMAN = {
     "status": "Status", "program": "Programm", "phase": "Programmphase", "remaining_time": "Restzeit",
@@ -62,5 +64,9 @@ class MieleSensor(SensorEntity):
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry, async_add_entities: AddEntitiesCallback) -> None:
+    corpus = hass.data[CORPUS]
+    if corpus["devices"]:
+        async_add_entities(platform_entities(corpus, DOMAIN, "sensor"))
+        return
     runtime = hass.data[DOMAIN]
     async_add_entities([MieleSensor(runtime, role) for role in ROLES])
