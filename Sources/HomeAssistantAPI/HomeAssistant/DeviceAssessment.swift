@@ -55,19 +55,21 @@ struct DeviceAssessment: Equatable {
         leftOut = Self.reason(kind: kind, profile: profile, roles: Set(entities.keys))
     }
 
-    /// The kind: a Miele device type in the model (else in the device's name, which Miele's
-    /// integration makes the type when the appliance has none: miele/entity.py), an LG ThinQ
-    /// device type in the model or an LG oven's states (`cooking_in_progress`), Home Connect's
-    /// program keys, else the kinds the table's keys show (both washer and dryer: a
-    /// washer-dryer; else the first in `ApplianceKind` order), else an air conditioner for a
-    /// device with a `climate` entity.
+    /// The kind: a Miele device type in the model, an LG ThinQ device type in the model or an
+    /// LG oven's states (`cooking_in_progress`), Home Connect's program keys; else, for Miele
+    /// and Home Connect, the type in the device's name (both integrations name a device by
+    /// its type unless the user named it: miele/entity.py; Home Connect's appliance name);
+    /// else the kinds the table's keys show (both washer and dryer: a washer-dryer; else the
+    /// first in `ApplianceKind` order), else an air conditioner for a device with a
+    /// `climate` entity. Only the kind, never a role, is read from a name.
     static func kind(_ record: DiscoveryRecord, profile: BrandProfile, programOptions: [String],
                      stateOptions: [String], hints: Set<ApplianceKind>) -> ApplianceKind {
         let model = record.model ?? ""
         let declared: ApplianceKind? = switch profile {
-        case .miele: ApplianceKind.miele(model: model) ?? (record.model == nil ? ApplianceKind.miele(model: record.name ?? "") : nil)
+        case .miele: ApplianceKind.named(model) ?? ApplianceKind.named(record.name ?? "")
         case .lgThinQ: stateOptions.contains("cooking_in_progress") ? .oven : ApplianceKind.lgThinQ(model: model)
-        case .homeConnect: ApplianceKind.homeConnect(programOptions: programOptions)
+        case .homeConnect:
+            ApplianceKind.homeConnect(programOptions: programOptions) ?? ApplianceKind.named(record.name ?? "")
         default: nil
         }
         if let declared { return declared }

@@ -4,7 +4,8 @@ import CycleCore
 // as installed by HA 2026.11.0) and albaintor/homeassistant_electrolux_status (commit cd5cfba).
 // docs/CYCLES.md, "Keys and roles", lists the same rows (RoleTableDocsTests compares them).
 extension RoleTable {
-    /// home_connect/sensor.py (`SENSORS`, `EVENT_SENSORS`), select.py (`PROGRAM_SELECT_ENTITY_DESCRIPTIONS`),
+    /// home_connect/sensor.py (`SENSORS`, `EVENT_SENSORS`: an event sensor's `appliance_types`
+    /// say which kind has it), select.py (`PROGRAM_SELECT_ENTITY_DESCRIPTIONS`),
     /// binary_sensor.py (door sensors of fridges and freezers).
     static let homeConnect: [Row] = {
         let sensor = "home_connect/sensor.py", select = "home_connect/select.py"
@@ -18,6 +19,14 @@ extension RoleTable {
             row("home_connect", "active_program", .program, domain: "select", source: select),
             row("home_connect", "selected_program", nil, domain: "select", source: select),
             row("home_connect", "coffee_counter", nil, kind: .coffeeMachine, source: sensor),
+            row("home_connect", "bean_container_empty", nil, kind: .coffeeMachine, source: sensor),
+            row("home_connect", "salt_lack", nil, kind: .dishwasher, source: sensor),
+            row("home_connect", "rinse_aid_lack", nil, kind: .dishwasher, source: sensor),
+            row("home_connect", "drying_process_finished", nil, kind: .dryer, source: sensor),
+            row("home_connect", "regular_preheat_finished", nil, kind: .oven, source: sensor),
+            row("home_connect", "grease_filter_max_saturation_reached", nil, kind: .hood, source: sensor),
+            row("home_connect", "refrigerator_door_alarm", nil, kind: .fridge, source: sensor),
+            row("home_connect", "freezer_door_alarm", nil, kind: .freezer, source: sensor),
             row("home_connect", "refrigerator_door", nil, kind: .fridge, source: binary),
             row("home_connect", "freezer_door", nil, kind: .freezer, source: binary),
         ]
