@@ -30,18 +30,20 @@ public enum ApplianceKind: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// The kind a Miele device type names (homeassistant/components/miele/const.py,
-    /// `DEVICE_TYPE_TAGS`; entity.py makes the device's model of it: "Washing machine").
-    static func miele(model: String) -> ApplianceKind? {
-        let tag = model.lowercased().replacing(" ", with: "_")
+    /// The kind an appliance type's name says: a Miele device type as its integration makes
+    /// the model ("Washing machine", "Tumble dryer", "Steam oven micro": miele/const.py,
+    /// `DEVICE_TYPE_TAGS`, and miele/entity.py), or a Home Connect appliance type
+    /// ("WasherDryer", "CoffeeMaker", "FridgeFreezer"). Case, spaces and underscores don't count.
+    static func named(_ type: String) -> ApplianceKind? {
+        let name = String(type.lowercased().filter { $0.isLetter })
         let kinds: [(String, ApplianceKind)] = [
-            ("washer_dryer", .washerDryer), ("washing_machine", .washer), ("tumble_dryer", .dryer),
-            ("dishwasher", .dishwasher), ("coffee_system", .coffeeMachine), ("hood", .hood),
-            ("fridge_freezer", .fridge), ("refrigerator", .fridge), ("fridge", .fridge), ("freezer", .freezer), ("wine", .fridge),
-            ("hob", .hob), ("robot_vacuum", .vacuum), ("oven", .oven), ("microwave", .oven),
-            ("warming_drawer", .other),
+            ("dishwasher", .dishwasher), ("washerdryer", .washerDryer), ("washingmachine", .washer),
+            ("washer", .washer), ("dryer", .dryer), ("coffee", .coffeeMachine), ("fridgefreezer", .fridge),
+            ("refrigerator", .fridge), ("fridge", .fridge), ("freezer", .freezer), ("wine", .fridge),
+            ("airconditioner", .airConditioner), ("hood", .hood), ("hob", .hob), ("cooktop", .hob),
+            ("vacuum", .vacuum), ("cleaningrobot", .vacuum), ("microwave", .oven), ("oven", .oven),
         ]
-        return kinds.first { tag.contains($0.0) }?.1
+        return kinds.first { name.contains($0.0) }?.1
     }
 
     /// The kind an LG ThinQ device type names: lg_thinq/entity.py makes the model
@@ -67,7 +69,7 @@ public enum ApplianceKind: String, Sendable, CaseIterable, Comparable {
             ("laundry_care_washer_dryer_", .washerDryer), ("laundry_care_washer_", .washer),
             ("laundry_care_dryer_", .dryer), ("dishcare_dishwasher_", .dishwasher), ("cooking_oven_", .oven),
             ("consumer_products_coffee_maker_", .coffeeMachine), ("cooking_common_program_hood_", .hood),
-            ("consumer_products_cleaning_robot_", .vacuum),
+            ("consumer_products_cleaning_robot_", .vacuum), ("heating_venting_air_conditioning_", .airConditioner),
         ]
         for (prefix, kind) in kinds where programOptions.contains(where: { $0.hasPrefix(prefix) }) {
             return kind

@@ -16,14 +16,14 @@ struct DeviceAssessment: Equatable {
     static let cycleKinds: Set<ApplianceKind> = [.washer, .dryer, .washerDryer, .dishwasher]
     /// Brands whose ovens are not followed (docs/CYCLES.md, "Which devices").
     static let ovensLeftOut: [BrandProfile: String] = [
-        .lgThinQ: "an LG ThinQ oven reports only its state and target temperature: no timer, no program, no end",
+        .lgThinQ: "an LG ThinQ oven has a finish time and `done`, but its states include `cooling` (the cool-down), which the LG profile reads as a dryer's running step: every cool-down would start a new cycle",
         .whirlpool: "a Whirlpool oven reports its state, cook mode and temperatures: no timer, no end time",
         .smartThings: "a SmartThings oven's machine state (ready, running, paused) has no end state, so switching it off would read as a finished cycle",
     ]
 
     init(_ record: DiscoveryRecord, profile: BrandProfile) {
         let integration = record.domain ?? profile.domain ?? "home_connect"
-        var chosen: [Role: (rank: Int, id: String)] = [:]
+        var chosen: [Role: (rank: Int, uniqueID: String, id: String)] = [:]
         var hints: Set<ApplianceKind> = []
         var known: Set<String> = []
         for entity in record.entities {
@@ -31,8 +31,9 @@ struct DeviceAssessment: Equatable {
             known.insert(entity.id)
             if let kind = row.kind { hints.insert(kind) }
             guard let role = row.role, let rank = RoleTable.rows.firstIndex(of: row) else { continue }
-            if let current = chosen[role], (current.rank, current.id) <= (rank, entity.id) { continue }
-            chosen[role] = (rank, entity.id)
+            let candidate = (rank: rank, uniqueID: entity.registry?.uniqueID ?? "", id: entity.id)
+            if let current = chosen[role], (current.rank, current.uniqueID, current.id) <= candidate { continue }
+            chosen[role] = candidate
         }
         entities = chosen.mapValues(\.id)
         sources = chosen.mapValues { _ in .table }
@@ -45,22 +46,30 @@ struct DeviceAssessment: Equatable {
             entities[role] = id
             sources[role] = .fallback
         }
-        kind = Self.kind(record, profile: profile, programOptions: entities[.program].flatMap { id in
-            record.entities.first { $0.id == id }?.options
-        } ?? [], hints: hints)
+        let found = entities
+        func options(_ role: Role) -> [String] {
+            found[role].flatMap { id in record.entities.first { $0.id == id }?.options } ?? []
+        }
+        kind = Self.kind(record, profile: profile, programOptions: options(.program), stateOptions: options(.operationState),
+                         hints: hints)
         leftOut = Self.reason(kind: kind, profile: profile, roles: Set(entities.keys))
     }
 
-    /// The kind: a Miele or LG ThinQ device type in the model, Home Connect's program keys,
-    /// else the kinds the table's keys show (the first in `ApplianceKind` order), else an
-    /// air conditioner for a device with a `climate` entity and no operation state.
+    /// The kind: a Miele device type in the model, an LG ThinQ device type in the model or an
+    /// LG oven's states (`cooking_in_progress`), Home Connect's program keys; else, for Miele
+    /// and Home Connect, the type in the device's name (both integrations name a device by
+    /// its type unless the user named it: miele/entity.py; Home Connect's appliance name);
+    /// else the kinds the table's keys show (both washer and dryer: a washer-dryer; else the
+    /// first in `ApplianceKind` order), else an air conditioner for a device with a
+    /// `climate` entity. Only the kind, never a role, is read from a name.
     static func kind(_ record: DiscoveryRecord, profile: BrandProfile, programOptions: [String],
-                     hints: Set<ApplianceKind>) -> ApplianceKind {
+                     stateOptions: [String], hints: Set<ApplianceKind>) -> ApplianceKind {
         let model = record.model ?? ""
         let declared: ApplianceKind? = switch profile {
-        case .miele: ApplianceKind.miele(model: model)
-        case .lgThinQ: ApplianceKind.lgThinQ(model: model)
-        case .homeConnect: ApplianceKind.homeConnect(programOptions: programOptions)
+        case .miele: ApplianceKind.named(model) ?? ApplianceKind.named(record.name ?? "")
+        case .lgThinQ: stateOptions.contains("cooking_in_progress") ? .oven : ApplianceKind.lgThinQ(model: model)
+        case .homeConnect:
+            ApplianceKind.homeConnect(programOptions: programOptions) ?? ApplianceKind.named(record.name ?? "")
         default: nil
         }
         if let declared { return declared }

@@ -4,7 +4,8 @@ import CycleCore
 // as installed by HA 2026.11.0) and albaintor/homeassistant_electrolux_status (commit cd5cfba).
 // docs/CYCLES.md, "Keys and roles", lists the same rows (RoleTableDocsTests compares them).
 extension RoleTable {
-    /// home_connect/sensor.py (`SENSORS`, `EVENT_SENSORS`), select.py (`PROGRAM_SELECT_ENTITY_DESCRIPTIONS`),
+    /// home_connect/sensor.py (`SENSORS`, `EVENT_SENSORS`: an event sensor's `appliance_types`
+    /// say which kind has it), select.py (`PROGRAM_SELECT_ENTITY_DESCRIPTIONS`),
     /// binary_sensor.py (door sensors of fridges and freezers).
     static let homeConnect: [Row] = {
         let sensor = "home_connect/sensor.py", select = "home_connect/select.py"
@@ -18,6 +19,14 @@ extension RoleTable {
             row("home_connect", "active_program", .program, domain: "select", source: select),
             row("home_connect", "selected_program", nil, domain: "select", source: select),
             row("home_connect", "coffee_counter", nil, kind: .coffeeMachine, source: sensor),
+            row("home_connect", "bean_container_empty", nil, kind: .coffeeMachine, source: sensor),
+            row("home_connect", "salt_lack", nil, kind: .dishwasher, source: sensor),
+            row("home_connect", "rinse_aid_lack", nil, kind: .dishwasher, source: sensor),
+            row("home_connect", "drying_process_finished", nil, kind: .dryer, source: sensor),
+            row("home_connect", "regular_preheat_finished", nil, kind: .oven, source: sensor),
+            row("home_connect", "grease_filter_max_saturation_reached", nil, kind: .hood, source: sensor),
+            row("home_connect", "refrigerator_door_alarm", nil, kind: .fridge, source: sensor),
+            row("home_connect", "freezer_door_alarm", nil, kind: .freezer, source: sensor),
             row("home_connect", "refrigerator_door", nil, kind: .fridge, source: binary),
             row("home_connect", "freezer_door", nil, kind: .freezer, source: binary),
         ]
@@ -57,21 +66,21 @@ extension RoleTable {
     /// `DEVICE_TYPE_SENSOR_MAP`).
     static let lgThinQ: [Row] = {
         let sensor = "lg_thinq/sensor.py"
-        return [
-            row("lg_thinq", "current_state", .operationState, source: sensor),
+        // A device with several locations (an oven's upper and lower cavity, a WashTower) has
+        // each key with `_for_location` (lg_thinq/strings.json).
+        func both(_ key: String, _ role: Role?, kind: ApplianceKind? = nil) -> [Row] {
+            [row("lg_thinq", key, role, kind: kind, source: sensor),
+             row("lg_thinq", key + "_for_location", role, kind: kind, source: sensor)]
+        }
+        return both("current_state", .operationState)
             // `remain` is a timestamp: the program's end.
-            row("lg_thinq", "remain", .finishTime, source: sensor),
-            row("lg_thinq", "total", .totalTime, source: sensor),
+            + both("remain", .finishTime) + both("total", .totalTime)
             // The delayed start's and delayed end's times, not the running program's end.
-            row("lg_thinq", "relative_to_start_wm", nil, source: sensor),
-            row("lg_thinq", "relative_to_stop_wm", nil, source: sensor),
-            row("lg_thinq", "relative_to_start", nil, source: sensor),
-            row("lg_thinq", "relative_to_stop", nil, source: sensor),
-            row("lg_thinq", "running", nil, source: sensor),
-            row("lg_thinq", "cycle_count", nil, source: sensor),
-            row("lg_thinq", "current_dish_washing_course", nil, kind: .dishwasher, source: sensor),
-            row("lg_thinq", "target_temperature", nil, source: sensor),
-        ]
+            + both("relative_to_start_wm", nil) + both("relative_to_stop_wm", nil)
+            + both("relative_to_start", nil) + both("relative_to_stop", nil)
+            + both("running", nil) + both("cycle_count", nil)
+            + [row("lg_thinq", "current_dish_washing_course", nil, kind: .dishwasher, source: sensor)]
+            + both("target_temperature", nil)
     }()
 
     /// smartthings/sensor.py (`CAPABILITY_TO_SENSORS`; the power meter's entities have no

@@ -30,7 +30,8 @@ public enum RoleTable {
     }
 
     /// Every row, in priority order: of two entities of one device for the same role, the
-    /// one whose row comes first wins, then the lower entity id.
+    /// one whose row comes first wins, then the lower unique id (not translated, not renamed;
+    /// an LG oven's `…_lower_…` cavity before its `…_upper_…`), then the lower entity id.
     public static let rows: [Row] = homeConnect + miele + lgThinQ + smartThings + whirlpool + electrolux
 
     /// The row for `entity` of a device of `integration`, or nil when the table doesn't know it
@@ -47,8 +48,9 @@ public enum RoleTable {
             let key = electroluxKey(uniqueID)
             return candidates.first { $0.match == .uniqueID && $0.key == key }
         }
+        // `<device>-<key>` (Miele, Whirlpool), `…_<key>` or `….<key>` (SmartThings, by version).
         return candidates.first { row in
-            row.match == .uniqueID && (uniqueID.hasSuffix("-" + row.key) || uniqueID.hasSuffix("_" + row.key))
+            row.match == .uniqueID && ["-", "_", "."].contains { uniqueID.hasSuffix($0 + row.key) }
         }
     }
 
