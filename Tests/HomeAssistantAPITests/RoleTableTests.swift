@@ -201,6 +201,27 @@ import Testing
     }
 }
 
+/// What `cycletrack check` shows of discovery: every device seen, followed or left out and why.
+@Suite struct DiscoveryLinesTests {
+    @Test func checkNamesEveryDeviceSeenAndWhy() {
+        let washer = [
+            RoleTableTests.miele("status", "in_use", deviceClass: "enum", options: RoleTableTests.mieleStatus),
+            RoleTableTests.miele("remaining_time", "84", unit: "min", deviceClass: "duration"),
+        ]
+        let fridge = [RoleTableTests.miele("status", "in_use", deviceClass: "enum", options: RoleTableTests.mieleStatus)]
+        var result = ApplianceRoleRecognizer.recognize([
+            DiscoveryRecord(id: "w1", domain: "miele", name: "Washer", model: "Washing machine", entities: washer),
+            DiscoveryRecord(id: "f1", domain: "miele", name: "Fridge", model: "Refrigerator", entities: fridge),
+        ])
+        #expect(result.lines.map(\.label) == ["registry", "followed Washer (w1)", "left out Fridge"])
+        #expect(result.lines[1].detail == "washer (miele); by table: operation_state sensor.w_status, "
+                + "remaining_time sensor.w_remaining_time; by fallback: none")
+        #expect(result.lines[2].detail == "fridge: runs no cycles (its \"in use\" or \"running\" is not a cycle)")
+        result.registryProblem = "Home Assistant WebSocket: refused"
+        #expect(result.lines[0].detail == "not read (Home Assistant WebSocket: refused): every role found by the fallback rules")
+    }
+}
+
 /// SplitMix64: a seeded generator, so a shuffled order is the same on every run.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -20,6 +20,17 @@ GERMAN = {
 }
 
 
+TRANSLATION_KEYS = {
+    "status": "status", "program": "program_id", "phase": "program_phase", "remaining_time": "remaining_time",
+    "elapsed_time": "elapsed_time", "start_time": "start_time", "energy": "energy_consumption",
+}
+UNIQUE_KEYS = {
+    "status": "state_status", "program": "state_program_id", "phase": "state_program_phase",
+    "remaining_time": "state_remaining_time", "elapsed_time": "state_elapsed_time", "start_time": "state_start_time",
+    "energy": "current_energy_consumption",
+}
+
+
 class MieleSensor(SensorEntity):
     _attr_has_entity_name = True
     _attr_should_poll = False
@@ -28,7 +39,9 @@ class MieleSensor(SensorEntity):
         self._runtime = runtime
         self._role = role
         self._attr_name = GERMAN[role]
-        self._attr_unique_id = f"000123456789-{role}"
+        # As miele/sensor.py declares them: the registry's translation key and `<device>-<key>` unique id.
+        self._attr_translation_key = TRANSLATION_KEYS[role]
+        self._attr_unique_id = f"000123456789-{UNIQUE_KEYS[role]}"
         self._attr_device_info = DeviceInfo(
             identifiers={(DOMAIN, "000123456789")}, name="Waschmaschine", manufacturer="Miele", model="WWR860",
         )
