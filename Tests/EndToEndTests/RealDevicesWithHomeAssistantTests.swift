@@ -4,17 +4,19 @@ import Testing
 
 /// Real devices of the corpus (Tests/HomeAssistantAPITests/Fixtures/RealDevices, converted from
 /// Home Assistant's own test snapshots) served by a real Home Assistant through the brand
-/// stand-ins (custom_components/miele and smartthings, built on cycletrack_corpus): a Miele
-/// refrigerator and freezer that are simply on (`in_use`), a Miele hood, a SmartThings
-/// refrigerator, a Miele washing machine and a SmartThings dishwasher. `run` must start
-/// nothing for the fridges, the freezer and the hood, and the washer's and the dishwasher's
-/// cycles must each end with one clear and one end.
+/// stand-ins (custom_components/miele, smartthings and lg_thinq, built on cycletrack_corpus): a
+/// Miele refrigerator and freezer that are simply on (`in_use`), a Miele hood, a SmartThings
+/// refrigerator, an LG ThinQ oven cooking and an LG ThinQ air conditioner (both left out,
+/// expected.json), a Miele washing machine and a SmartThings dishwasher. `run` must start
+/// nothing for any but the washer and the dishwasher, whose cycles must each end with one
+/// clear and one end.
 @Suite("Real devices of the corpus against a real Home Assistant", .serialized, .realHomeAssistant)
 struct RealDevicesWithHomeAssistantTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../HomeAssistantAPITests/Fixtures/RealDevices").standardizedFileURL
     static let served = ["miele/refrigerator", "miele/freezer", "miele/hood", "miele/washing-machine",
-                          "smartthings/da-ref-normal-000001", "smartthings/da-wm-dw-000001"]
+                          "smartthings/da-ref-normal-000001", "smartthings/da-wm-dw-000001",
+                          "lg_thinq/test-oven", "lg_thinq/air-conditioner"]
 
     let ha: HomeAssistantProcess
     let scratch: Scratch
@@ -37,7 +39,7 @@ struct RealDevicesWithHomeAssistantTests {
         }
         let configuration = config.appendingPathComponent("configuration.yaml")
         let yaml = try String(contentsOf: configuration, encoding: .utf8)
-        try (yaml + "\n# Real devices of the corpus (RealDevicesWithHomeAssistantTests).\nsmartthings:\n")
+        try (yaml + "\n# Real devices of the corpus (RealDevicesWithHomeAssistantTests).\nsmartthings:\nlg_thinq:\n")
             .write(to: configuration, atomically: true, encoding: .utf8)
     }
 
@@ -62,12 +64,12 @@ struct RealDevicesWithHomeAssistantTests {
         #expect(status == 200, "\(domain): \(String(decoding: body, as: UTF8.self))")
     }
 
-    @Test("The fridges, the freezer and the hood start nothing; the washer's and the dishwasher's cycles end with one clear and one end")
+    @Test("The fridges, the freezer, the hood, an oven and an air conditioner start nothing; the washer's and the dishwasher's cycles end with one clear and one end")
     func realDevices() async throws {
         let path = config()
         let appliances = try discovered(path)
         let names = appliances.compactMap { $0["name"] as? String }
-        for name in ["Refrigerator", "Freezer", "Hood"] {
+        for name in ["Refrigerator", "Freezer", "Hood", "Test oven", "Test air conditioner"] {
             #expect(!names.contains(name), "\(name) was taken for a cycle appliance: \(names)")
         }
         func id(of operationState: String) throws -> String {
