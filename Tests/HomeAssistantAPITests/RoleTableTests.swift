@@ -186,6 +186,37 @@ import Testing
         }
     }
 
+    // whirlpool/sensor.py in HA 2024.3.3: the washer's state sensor is `whirlpool_machine`.
+    @Test func aWhirlpoolWasherOfHA2024IsFollowed() {
+        let washer = [
+            Self.entity("sensor.w_state", "running_maincycle", platform: "whirlpool", key: "whirlpool_machine",
+                        uniqueID: "said-state", deviceClass: "enum", options: ["standby", "running_maincycle", "complete"]),
+            Self.entity("sensor.w_end", "2026-11-29T12:00:00+00:00", platform: "whirlpool", key: "end_time",
+                        uniqueID: "said-timeremaining", deviceClass: "timestamp"),
+        ]
+        for order in Self.orders(washer) {
+            let device = Self.assess(order, domain: "whirlpool").devices.first
+            #expect(device?.entities == [.operationState: "sensor.w_state", .finishTime: "sensor.w_end"])
+            #expect(device?.sources == [.operationState: .table, .finishTime: .table])
+        }
+    }
+
+    /// A state sensor whose declared key the table doesn't list (an integration version that
+    /// renamed it) is still found as the operation state by the fallback; no other role is.
+    @Test func anUnlistedKeyCanStillBeTheOperationStateButNothingElse() {
+        var washer = [
+            Self.miele("status", "in_use", deviceClass: "enum", options: Self.mieleStatus),
+            Self.miele("remaining_time", "84", unit: "min", deviceClass: "duration"),
+            Self.miele("twin_dos_9_level", "40", unit: "%"),
+        ]
+        washer[0].registry?.translationKey = "appliance_status"
+        for order in Self.orders(washer) {
+            let device = Self.assess(order, domain: "miele", model: "Washing machine").devices.first
+            #expect(device?.entities == [.operationState: "sensor.w_status", .remainingTime: "sensor.w_remaining_time"])
+            #expect(device?.sources == [.operationState: .fallback, .remainingTime: .table])
+        }
+    }
+
     /// An entity the registry says nothing about (HA's WebSocket refused) is found by the
     /// fallback rules, and says so.
     @Test func entitiesWithoutARegistryEntryAreFoundByTheFallback() {

@@ -42,7 +42,15 @@ struct DeviceAssessment: Equatable {
         let unknown = record.entities.filter { entity in
             !known.contains(entity.id) && entity.registry?.translationKey == nil
         }
-        for (role, id) in RoleFallback.roles(of: unknown, profile: profile, filled: Set(entities.keys)) {
+        var fallback = RoleFallback.roles(of: unknown, profile: profile, filled: Set(entities.keys))
+        if entities[.operationState] == nil, fallback[.operationState] == nil {
+            // Except the operation state, which any entity the table doesn't know may be: an
+            // integration version that named its state sensor otherwise still gets followed.
+            let unlisted = record.entities.filter { !known.contains($0.id) }
+            let others = Set(Role.allCases).subtracting([.operationState])
+            fallback.merge(RoleFallback.roles(of: unlisted, profile: profile, filled: others)) { first, _ in first }
+        }
+        for (role, id) in fallback {
             entities[role] = id
             sources[role] = .fallback
         }

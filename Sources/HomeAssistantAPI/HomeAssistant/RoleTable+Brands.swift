@@ -122,6 +122,8 @@ extension RoleTable {
         return [
             row("whirlpool", "washer_state", .operationState, kind: .washer, source: sensor),
             row("whirlpool", "dryer_state", .operationState, kind: .dryer, source: sensor),
+            // HA 2024.3's name for the washer's and the dryer's state sensor.
+            row("whirlpool", "whirlpool_machine", .operationState, source: sensor),
             row("whirlpool", "end_time", .finishTime, source: sensor),
             row("whirlpool", "door", .door, match: .uniqueID, domain: "binary_sensor", source: "whirlpool/binary_sensor.py"),
             row("whirlpool", "whirlpool_tank", nil, source: sensor),
