@@ -101,7 +101,12 @@ let package = Package(
         // One test target per source target.
         .testTarget(name: "CycleHistoryTests", dependencies: ["CycleCore", "CycleHistory", "Migrations", "TestSupport"]),
         .testTarget(name: "LocalTimeTests", dependencies: ["LocalTime"]),
-        .testTarget(name: "HomeAssistantAPITests", dependencies: ["HomeAssistantAPI", "HTTPStandIn"]),
+        .testTarget(
+            name: "HomeAssistantAPITests",
+            dependencies: ["HomeAssistantAPI", "HTTPStandIn"],
+            // The corpus of real devices' entities (Fixtures/RealDevices), read by path.
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "CycleServiceTests",
             // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)

@@ -43,10 +43,13 @@ public final class HomeAssistantStandIn: Sendable {
         public var manufacturer: String?
         public var model: String?
         public var entityIDs: [String]
+        /// The integration the template names (`miele`, …); nil: none, as older answers.
+        public var domain: String?
 
         public init(id: String, name: String, nameByUser: String? = nil, manufacturer: String? = "BSH",
-                    model: String? = nil, entityIDs: [String]) {
+                    model: String? = nil, entityIDs: [String], domain: String? = nil) {
             self.id = id
+            self.domain = domain
             self.name = name
             self.nameByUser = nameByUser
             self.manufacturer = manufacturer
@@ -69,6 +72,8 @@ public final class HomeAssistantStandIn: Sendable {
     struct State {
         var entities: [String: Entity] = [:]
         var devices: [Device] = []
+        /// Entity registry entries (`config/entity_registry/get_entries`), as JSON objects.
+        var registry: [String: String] = [:]
         var services: [String: [String]] = [
             "homeassistant": ["turn_on", "turn_off", "reload_core_config"],
             "notify": ["notify", "persistent_notification"],
@@ -149,6 +154,17 @@ public final class HomeAssistantStandIn: Sendable {
     /// The devices the discovery template lists, in this order.
     public func setDevices(_ devices: [Device]) {
         state.withLock { $0.devices = devices }
+    }
+
+    /// What HA's entity registry says of `entity`, for `config/entity_registry/get_entries`
+    /// (nil values are JSON nulls; an entity never given one has no entry).
+    public func setRegistry(entity: String, platform: String, translationKey: String? = nil, uniqueID: String,
+                            originalDeviceClass: String? = nil) {
+        func json(_ text: String?) -> String { StandInJSON.string(text) }
+        let entry = "{\"entity_id\":\(json(entity)),\"platform\":\(json(platform)),"
+            + "\"translation_key\":\(json(translationKey)),\"unique_id\":\(json(uniqueID)),"
+            + "\"original_device_class\":\(json(originalDeviceClass))}"
+        state.withLock { $0.registry[entity] = entry }
     }
 
     /// Registers or removes a service in `GET /api/services` and for calls.

@@ -131,6 +131,7 @@ extension HomeAssistantStandIn {
                     + "\"dc\": \(StandInJSON.string(entity?.deviceClass))}"
             }
             return "{\"id\": \(StandInJSON.string(device.id)), "
+                + (device.domain.map { "\"domain\": \(StandInJSON.string($0)), " } ?? "")
                 + "\"name\": \(StandInJSON.string(device.nameByUser ?? device.name)), "
                 + "\"manufacturer\": \(StandInJSON.string(device.manufacturer)), "
                 + "\"model\": \(StandInJSON.string(device.model)), "

@@ -12,6 +12,8 @@ import FoundationEssentials
 ///                                          appears, {"r": [id]} for one removed
 ///     ← subscribe_events (event_type)    → result (the stand-in never fires one)
 ///     ← ping                             → pong
+///     ← config/entity_registry/get_entries (entity_ids)
+///                                        → result {id: entry or null} (``setRegistry``)
 ///     ← anything else                    → result, success false, unknown_command
 ///
 /// A change event is sent by the thread that changed the state, inside the state's lock
@@ -89,6 +91,12 @@ extension HomeAssistantStandIn {
                 peer.sendText(result(id))
             case "ping":
                 peer.sendText("{\"id\":\(id),\"type\":\"pong\"}")
+            case "config/entity_registry/get_entries":
+                let entries = state.withLock { shared in
+                    (message.entityIDs ?? []).map { "\(StandInJSON.string($0)):\(shared.registry[$0] ?? "null")" }
+                }
+                peer.sendText("{\"id\":\(id),\"type\":\"result\",\"success\":true,"
+                    + "\"result\":{\(entries.joined(separator: ","))}}")
             default:
                 peer.sendText("{\"id\":\(id),\"type\":\"result\",\"success\":false,"
                     + "\"error\":{\"code\":\"unknown_command\",\"message\":\"Unknown command.\"}}")

@@ -19,7 +19,8 @@ import Testing
           ]},
          {"id": "lg000000000000000000000000000002", "domain": "lg_thinq", "name": null, "manufacturer": "LG", "model": "WM3600HWA",
           "entities": [
-           {"id": "sensor.washer_current_status", "state": "power_off", "options": ["power_off", "initial", "running", "end", "pause"], "unit": null, "dc": "enum"}
+           {"id": "sensor.washer_current_status", "state": "power_off", "options": ["power_off", "initial", "running", "end", "pause"], "unit": null, "dc": "enum"},
+           {"id": "sensor.washer_total_time", "state": "unknown", "options": null, "unit": "min", "dc": "duration"}
           ]}
         ]
         """

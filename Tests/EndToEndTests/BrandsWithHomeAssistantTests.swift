@@ -43,6 +43,12 @@ struct BrandsWithHomeAssistantTests {
         let id = try #require(miele["id"] as? String)
         let table = try CycletrackProcess.run(["check", "--config", path])
         #expect(table.stdout.contains("miele"), "\(table.stdout)")
+        // Roles by the keys the stand-in declares like miele/sensor.py (the entity registry),
+        // the elapsed time by its key, not the first duration; the AEG washer's by its unique ids.
+        #expect(table.stdout.contains("(miele); by table: operation_state sensor.waschmaschine_status"), "\(table.stdout)")
+        #expect(table.stdout.contains("elapsed_time sensor.waschmaschine_verstrichene_zeit"), "\(table.stdout)")
+        #expect(table.stdout.contains("(electrolux); by table: operation_state sensor.aeg_waschmaschine_appliance_state"),
+                "\(table.stdout)")
 
         let service = try CycletrackProcess(["run", "--config", path, "--db", database],
                                             environment: ["CYCLETRACK_LOG": "debug"])

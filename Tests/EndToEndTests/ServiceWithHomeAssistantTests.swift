@@ -129,7 +129,11 @@ struct ServiceWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         let result = try CycletrackProcess.run(["check", "--config", config()])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("version \(ha.version)"))
-        #expect(result.stdout.contains("found Dishwasher"))
+        #expect(result.stdout.contains("followed Dishwasher"))
+        // The entity registry read over the WebSocket: the stand-in's translation keys give the roles.
+        #expect(result.stdout.contains("read: roles by each integration's keys"), "\(result.stdout)")
+        #expect(result.stdout.contains("dishwasher (home_connect); by table: operation_state sensor.dishwasher_operation_state"),
+                "\(result.stdout)")
         #expect(result.stdout.contains("dishwasher.progress"))
         #expect(result.stdout.contains("config+discovered"))
         // HA 2024.3 answers the enquiry over WebSocket only (the fallback), 2026.11 over REST.

@@ -131,7 +131,8 @@ private let cannedDiscovery = """
     func operationStateNeedsRunPauseFinishedAndMostOthers(options: String, recognised: Bool) throws {
         let json = """
             [{"id": "d", "name": "X", "manufacturer": null, "model": null, "entities": [
-              {"id": "sensor.x", "state": "run", "options": \(options), "unit": null, "dc": "enum"}]}]
+              {"id": "sensor.x", "state": "run", "options": \(options), "unit": null, "dc": "enum"},
+              {"id": "sensor.y", "state": "12", "options": null, "unit": "%", "dc": null}]}]
             """
         let found = try ApplianceRoleRecognizer.recognize(discoveryJSON: json)
         #expect((found.devices.first?.entities[.operationState] != nil) == recognised)

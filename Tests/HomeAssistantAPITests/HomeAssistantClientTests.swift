@@ -271,8 +271,35 @@ func haError<T>(_ body: () async throws(HomeAssistantError) -> T) async -> HomeA
             name: "Geschirrspüler", manufacturer: "BSH",
             entities: [.operationState: "sensor.geschirrspuler_betriebszustand",
                        .progress: "sensor.geschirrspuler_programmfortschritt"],
-            units: [.progress: "%"])])
+            units: [.progress: "%"], sources: [.operationState: .fallback, .progress: .fallback])])
         #expect(result.skipped.map(\.deviceID) == ["fedcba9876543210fedcba9876543210"])
+        // This stand-in has no WebSocket (like a proxy that drops upgrades): every role by the fallback.
+        #expect(result.registryProblem?.contains("WebSocket upgrade") == true)
         #expect(try await client.discover() == result.devices)
+    }
+
+    /// The registry read over the WebSocket (`config/entity_registry/get_entries`): a
+    /// Miele washer's roles by its translation keys, its percentage forecast taking none.
+    @Test func discoveryReadsTheIntegrationsKeysFromTheRegistry() async throws {
+        let ha = try HomeAssistantStandIn(token: secretToken, webSocketAccept: WebSocketHandshake.acceptValue(for:))
+        let client = HomeAssistantClient(baseURL: ha.baseURL, token: secretToken,
+                                         http: HTTPClient(configuration: .init(connectTimeout: 1, totalTimeout: 2)))
+        defer { ha.stop() }
+        let status = ["off", "on", "in_use", "pause", "program_ended", "failure", "programmed"]
+        ha.set(entity: "sensor.w_status", state: "in_use", deviceClass: "enum", options: status)
+        ha.set(entity: "sensor.w_remaining", state: "42", unit: "min", deviceClass: "duration")
+        ha.set(entity: "sensor.w_forecast", state: "70", unit: "%")
+        ha.setRegistry(entity: "sensor.w_status", platform: "miele", translationKey: "status", uniqueID: "1-state_status")
+        ha.setRegistry(entity: "sensor.w_remaining", platform: "miele", translationKey: "remaining_time",
+                       uniqueID: "1-state_remaining_time", originalDeviceClass: "duration")
+        ha.setRegistry(entity: "sensor.w_forecast", platform: "miele", translationKey: "energy_forecast",
+                       uniqueID: "1-energy_forecast")
+        ha.setDevices([.init(id: "0123456789abcdef0123456789abcdef", name: "Washing machine",
+                             entityIDs: ["sensor.w_forecast", "sensor.w_remaining", "sensor.w_status"], domain: "miele")])
+        let result = try await client.discoverDevices()
+        #expect(result.registryProblem == nil)
+        let washer = try #require(result.devices.first)
+        #expect(washer.entities == [.operationState: "sensor.w_status", .remainingTime: "sensor.w_remaining"])
+        #expect(washer.sources == [.operationState: .table, .remainingTime: .table])
     }
 }

@@ -104,11 +104,11 @@ struct CheckCommand {
         guard config.discover else { return (nil, nil) }
         do {
             let found = try await client.discoverDevices()
-            let names = found.devices.map { "\($0.name) (\($0.applianceID))" }
-            report.add("discovery", ok: true, found.devices.isEmpty ? "no device of a known brand found"
-                       : "found \(names.joined(separator: ", "))")
-            for skipped in found.skipped {
-                report.add("  skipped \(skipped.name)", ok: true, skipped.reason)
+            let seen = found.devices.count + found.skipped.count
+            report.add("discovery", ok: true, seen == 0 ? "no device of a known brand found"
+                       : "saw \(seen) devices: \(found.devices.count) followed, \(found.skipped.count) left out")
+            for line in found.lines {
+                report.add("  \(line.label)", ok: true, line.detail)
             }
             return (found.devices, nil)
         } catch {

@@ -86,6 +86,12 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
     public func discover(_ config: Configuration, log: Log) async -> DiscoveryOutcome {
         do {
             let found = try await client.discoverDevices()
+            if let problem = found.registryProblem {
+                log.warning("registry_unread", ["error": problem, "action": "roles found by the fallback rules"])
+            }
+            for device in found.devices {
+                log.info("device_followed", ["device": device.deviceID, "name": device.name, "roles": device.rolesSummary])
+            }
             for skipped in found.skipped {
                 log.info("device_skipped", ["device": skipped.deviceID, "name": skipped.name, "reason": skipped.reason])
             }

@@ -16,11 +16,18 @@ public struct DiscoveredDevice: Sendable, Equatable {
     public var units: [Role: String]
     /// How its states are read: chosen by the integration it was found in.
     public var profile: BrandProfile
+    /// What kind of appliance its integration says it is.
+    public var kind: ApplianceKind
+    /// Per role, whether ``RoleTable`` or the fallback rules (``RoleFallback``) found its entity.
+    public var sources: [Role: RoleSource]
 
     public init(deviceID: String, applianceID: String, name: String, manufacturer: String? = nil,
                 model: String? = nil, entities: [Role: String], units: [Role: String] = [:],
-                profile: BrandProfile = .homeConnect) {
+                profile: BrandProfile = .homeConnect, kind: ApplianceKind = .other,
+                sources: [Role: RoleSource] = [:]) {
         self.profile = profile
+        self.kind = kind
+        self.sources = sources
         self.deviceID = deviceID
         self.applianceID = applianceID
         self.name = name
@@ -29,4 +36,12 @@ public struct DiscoveredDevice: Sendable, Equatable {
         self.entities = entities
         self.units = units
     }
+}
+
+/// Where discovery found a role's entity.
+public enum RoleSource: String, Sendable, Equatable {
+    /// By the integration's own key for the entity (``RoleTable``).
+    case table
+    /// By the entity's attributes, for an entity the table doesn't know (``RoleFallback``).
+    case fallback
 }

@@ -13,14 +13,18 @@ public struct DiscoveryRecord: Sendable, Equatable, Decodable {
         public var unit: String?
         /// `device_class`.
         public var deviceClass: String?
+        /// What the integration declares about the entity in HA's entity registry
+        /// (`config/entity_registry/get_entries`); nil when the registry wasn't read.
+        public var registry: RegistryEntry?
 
         public init(id: String, state: String = "unknown", options: [String]? = nil, unit: String? = nil,
-                    deviceClass: String? = nil) {
+                    deviceClass: String? = nil, registry: RegistryEntry? = nil) {
             self.id = id
             self.state = state
             self.options = options
             self.unit = unit
             self.deviceClass = deviceClass
+            self.registry = registry
         }
 
         /// The part of the id before the dot (`sensor`, `select`, …).
@@ -42,6 +46,46 @@ public struct DiscoveryRecord: Sendable, Equatable, Decodable {
             options = try? container.decodeIfPresent([String].self, forKey: .options)
             unit = try? container.decodeIfPresent(String.self, forKey: .unit)
             deviceClass = try? container.decodeIfPresent(String.self, forKey: .deviceClass)
+            registry = nil
+        }
+    }
+
+    /// What an integration declares about one of its entities in HA's entity registry:
+    /// the keys roles are looked up by in ``RoleTable``. Decoded from an entry of
+    /// `config/entity_registry/get_entries` (HA 2024.3 and later: its `extended_dict`).
+    public struct RegistryEntry: Sendable, Equatable, Decodable {
+        /// The integration that made the entity (`miele`, `lg_thinq`, …).
+        public var platform: String?
+        /// The integration's own name for the entity (`remaining_time`, `status`, …); nil
+        /// for entities named by their device class only.
+        public var translationKey: String?
+        public var uniqueID: String?
+        /// The device class the integration gave (the user may override `device_class`).
+        public var originalDeviceClass: String?
+
+        public init(platform: String?, translationKey: String? = nil, uniqueID: String? = nil,
+                    originalDeviceClass: String? = nil) {
+            self.platform = platform
+            self.translationKey = translationKey
+            self.uniqueID = uniqueID
+            self.originalDeviceClass = originalDeviceClass
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case platform
+            case translationKey = "translation_key"
+            case uniqueID = "unique_id"
+            case originalDeviceClass = "original_device_class"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            platform = try? container.decodeIfPresent(String.self, forKey: .platform)
+            translationKey = try? container.decodeIfPresent(String.self, forKey: .translationKey)
+            // Unique ids are strings; a number (some integrations) is read as its text.
+            uniqueID = (try? container.decodeIfPresent(String.self, forKey: .uniqueID))
+                ?? (try? container.decodeIfPresent(Int.self, forKey: .uniqueID)).flatMap { $0.map(String.init) }
+            originalDeviceClass = try? container.decodeIfPresent(String.self, forKey: .originalDeviceClass)
         }
     }
 

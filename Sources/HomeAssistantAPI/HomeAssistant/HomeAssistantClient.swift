@@ -142,15 +142,35 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
     }
 
     /// Like ``discover()``, also returning the skipped devices with why, for `cycletrack check`.
-    /// One template request.
-    public func discoverDevices() async throws(HomeAssistantError) -> DiscoveryResult {
+    /// One template request lists the devices and their entities' states; then one WebSocket
+    /// command reads what the integrations declare about those entities from HA's entity
+    /// registry (``HomeAssistantRegistryReader``). When the registry can't be read (a proxy
+    /// without WebSocket), every role is found by the fallback rules and the result says why
+    /// (``DiscoveryResult/registryProblem``).
+    public func discoverDevices(readRegistry: Bool = true) async throws(HomeAssistantError) -> DiscoveryResult {
         let text = try await renderTemplate(HomeAssistantTemplates.discovery)
+        var records: [DiscoveryRecord]
         do {
-            return try ApplianceRoleRecognizer.recognize(discoveryJSON: text)
+            records = try ApplianceRoleRecognizer.records(discoveryJSON: text)
         } catch {
             throw .malformedResponse(what: "a JSON list of devices (the discovery template): \(error.detail)",
                                      path: "/api/template")
         }
+        var problem: String?
+        let ids = records.flatMap { $0.entities.map(\.id) }
+        if readRegistry, !ids.isEmpty {
+            do {
+                let entries = try await HomeAssistantRegistryReader.entries(
+                    baseURL: baseURL, token: token, entityIDs: ids,
+                    configuration: HomeAssistantWebSocket.Configuration(http: http.configuration))
+                records = ApplianceRoleRecognizer.merging(entries, into: records)
+            } catch {
+                problem = error.description
+            }
+        }
+        var result = ApplianceRoleRecognizer.recognize(records)
+        result.registryProblem = problem
+        return result
     }
 
     // MARK: Plumbing

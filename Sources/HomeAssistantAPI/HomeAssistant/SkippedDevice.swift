@@ -1,4 +1,4 @@
-/// A Home Connect device discovery did not turn into an appliance, and why.
+/// A device discovery did not turn into an appliance, and why.
 public struct SkippedDevice: Sendable, Equatable {
     /// HA's device id.
     public var deviceID: String
@@ -6,10 +6,13 @@ public struct SkippedDevice: Sendable, Equatable {
     public var name: String
     /// One line saying what was expected and not found.
     public var reason: String
+    /// What kind of appliance its integration says it is, when discovery got that far.
+    public var kind: ApplianceKind?
 
-    public init(deviceID: String, name: String, reason: String) {
+    public init(deviceID: String, name: String, reason: String, kind: ApplianceKind? = nil) {
         self.deviceID = deviceID
         self.name = name
         self.reason = reason
+        self.kind = kind
     }
 }

@@ -12,6 +12,13 @@ DEVICE = DeviceInfo(
 )
 
 
+# role -> (catalog attribute, source), as catalog_core.py names them.
+CATALOG_KEYS = {
+    "appliance_state": ("applianceState", "root"), "program": ("programUID", "userSelections"),
+    "cycle_phase": ("cyclePhase", "root"), "time_to_end": ("timeToEnd", "root"), "door": ("doorState", "root"),
+}
+
+
 class StandInEntity:
     """Reads its value from the stand-in's runtime and registers itself for updates."""
 
@@ -22,7 +29,9 @@ class StandInEntity:
         self._runtime = runtime
         self._role = role
         self._attr_name = name
-        self._attr_unique_id = f"914501128-{role}"
+        # As electrolux_status/entity.py makes it: `{entry_id}-{entity_attr}-{entity_source or 'root'}-{pnc_id}`.
+        attr, source = CATALOG_KEYS[role]
+        self._attr_unique_id = f"01STANDINENTRY-{attr}-{source}-914501128"
         self._attr_device_info = DEVICE
 
     @property

@@ -7,6 +7,10 @@ English entity ids.
 
 Tests drive it with ``miele.set_state``: ``{"status": "in_use", "remaining_time": 84, ...}``;
 keys are the roles of const.ROLES. An enum value outside its options is refused.
+
+When a test copied real devices of cycletrack's corpus into ``<config>/cycletrack_corpus/miele/``,
+the stand-in creates those instead (their real entity ids, unique ids, translation keys, device
+classes, options; custom_components/cycletrack_corpus), driven with ``miele.set_entity_state``.
 """
 from __future__ import annotations
 
@@ -19,15 +23,20 @@ from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant, ServiceCall
 from homeassistant.helpers.typing import ConfigType
 
-from .const import DOMAIN, ENUMS, ROLES
+from custom_components.cycletrack_corpus import async_devices, register_service
 
-PLATFORMS = [Platform.SENSOR]
+from .const import CORPUS, DOMAIN, ENUMS, ROLES
+
+PLATFORMS = [Platform.SENSOR, Platform.BINARY_SENSOR, Platform.SELECT]
 CONFIG_SCHEMA = vol.Schema({DOMAIN: vol.Any(None, {})}, extra=vol.ALLOW_EXTRA)
 
 
 async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     runtime: dict[str, Any] = {"values": {role: initial for role, (_, initial) in ROLES.items()}, "entities": {}}
     hass.data[DOMAIN] = runtime
+    corpus: dict[str, Any] = {"values": {}, "entities": {}, "devices": await async_devices(hass, DOMAIN)}
+    hass.data[CORPUS] = corpus
+    register_service(hass, DOMAIN, corpus)
 
     async def set_state(call: ServiceCall) -> None:
         updates = {key: str(value) for key, value in call.data.items()}

@@ -4,6 +4,8 @@ washing machine's program phases and program ids)."""
 from __future__ import annotations
 
 DOMAIN = "miele"
+# hass.data key of the corpus devices (custom_components/cycletrack_corpus), when a test copied some.
+CORPUS = "miele_corpus"
 
 STATUS = sorted([
     "off", "on", "programmed", "waiting_to_start", "in_use", "pause", "program_ended", "failure",

@@ -10,11 +10,24 @@ from homeassistant.core import HomeAssistant
 from homeassistant.helpers.device_registry import DeviceInfo
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
-from .const import DOMAIN, ENUMS, ROLES
+from custom_components.cycletrack_corpus import platform_entities
+
+from .const import CORPUS, DOMAIN, ENUMS, ROLES
 
 GERMAN = {
     "status": "Status", "program": "Programm", "phase": "Programmphase", "remaining_time": "Restzeit",
     "elapsed_time": "Verstrichene Zeit", "start_time": "Startzeit", "energy": "Energieverbrauch",
+}
+
+
+TRANSLATION_KEYS = {
+    "status": "status", "program": "program_id", "phase": "program_phase", "remaining_time": "remaining_time",
+    "elapsed_time": "elapsed_time", "start_time": "start_time", "energy": "energy_consumption",
+}
+UNIQUE_KEYS = {
+    "status": "state_status", "program": "state_program_id", "phase": "state_program_phase",
+    "remaining_time": "state_remaining_time", "elapsed_time": "state_elapsed_time", "start_time": "state_start_time",
+    "energy": "current_energy_consumption",
 }
 
 
@@ -26,7 +39,9 @@ class MieleSensor(SensorEntity):
         self._runtime = runtime
         self._role = role
         self._attr_name = GERMAN[role]
-        self._attr_unique_id = f"000123456789-{role}"
+        # As miele/sensor.py declares them: the registry's translation key and `<device>-<key>` unique id.
+        self._attr_translation_key = TRANSLATION_KEYS[role]
+        self._attr_unique_id = f"000123456789-{UNIQUE_KEYS[role]}"
         self._attr_device_info = DeviceInfo(
             identifiers={(DOMAIN, "000123456789")}, name="Waschmaschine", manufacturer="Miele", model="WWR860",
         )
@@ -62,5 +77,9 @@ class MieleSensor(SensorEntity):
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry, async_add_entities: AddEntitiesCallback) -> None:
+    corpus = hass.data[CORPUS]
+    if corpus["devices"]:
+        async_add_entities(platform_entities(corpus, DOMAIN, "sensor"))
+        return
     runtime = hass.data[DOMAIN]
     async_add_entities([MieleSensor(runtime, role) for role in ROLES])
