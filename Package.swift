@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CycleCommandsTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "ServiceAPI", "TestSupport"]
         ),
         .testTarget(
             name: "ServiceAPITests",

@@ -162,7 +162,7 @@ public final class HistoryServer: Sendable {
         guard let started else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
             let shown = family == AF_INET6 ? "[\(settings.listen)]" : settings.listen
-            throw HistoryServerError("cannot listen on \(shown):\(settings.port) for the history page (\(reason))")
+            throw HistoryServerError("cannot listen on \(shown):\(settings.port) (\(reason))")
         }
         self.context = context
         self.listen = settings.listen

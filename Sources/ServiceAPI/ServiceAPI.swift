@@ -24,6 +24,9 @@ public final class ServiceAPI: Sendable {
         self.now = now
     }
 
+    /// What a request without the key is told; `check` knows a running cycletrack by it.
+    public static let unauthorizedMessage = "this API needs 'Authorization: Bearer <key>' with the key 'cycletrack api-key' prints"
+
     /// Whether a path is the API's (the rest is the history page's).
     public static func handles(_ path: String) -> Bool { path == "/api" || path.hasPrefix("/api/") }
 
@@ -31,7 +34,7 @@ public final class ServiceAPI: Sendable {
     public func respond(to request: HistoryRequest) -> HistoryResponse {
         guard key.accepts(authorization: request.authorization) else {
             logRefusal(request)
-            return Self.error(401, "unauthorized", "this API needs 'Authorization: Bearer <key>' with the key 'cycletrack api-key' prints",
+            return Self.error(401, "unauthorized", Self.unauthorizedMessage,
                               headers: [("WWW-Authenticate", "Bearer")])
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
