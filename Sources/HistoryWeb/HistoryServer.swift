@@ -71,6 +71,8 @@ public final class HistoryServer: Sendable {
         /// The refused addresses already told to `refused`.
         let told = Mutex<Set<String>>([])
         let deadlines: RequestDeadlines
+        /// Streams being sent (their feeds not yet freed).
+        let streams = OpenStreams()
 
         init(allow: ClientAllowList, settings: Settings,
              respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
@@ -175,6 +177,20 @@ public final class HistoryServer: Sendable {
                 deadlines.closeOverdue(at: .now)
             }
         }
+    }
+
+    /// How many streamed responses are being sent.
+    public var openStreams: Int { context.streams.count.withLock { $0 } }
+
+    /// Stops once the streams have ended, waiting at most `seconds` for them: a stream's
+    /// source that has ended (``ResponseStream`` answering `.end`) gets its last chunk
+    /// sent, so its client reads a clean end rather than a cut connection.
+    public func stop(lettingStreamsEndWithin seconds: Double) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while openStreams > 0 && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        stop()
     }
 
     /// Stops listening, closes the connections and waits for the server's thread; a
@@ -296,7 +312,7 @@ public final class HistoryServer: Sendable {
         let queued: MHD_Result
         if let stream = answer.stream {
             _ = cct_mhd_no_timeout(connection)
-            let feed = StreamFeed(stream, socket: cct_mhd_connection_fd(connection))
+            let feed = StreamFeed(stream, socket: cct_mhd_connection_fd(connection), open: context.streams)
             guard let response = MHD_create_response_from_callback(UInt64.max, 4096, StreamFeed.read,
                                                                    Unmanaged.passRetained(feed).toOpaque(), StreamFeed.free)
             else { return .NO }

@@ -89,7 +89,9 @@ struct RunCommand {
         retention?.cancel()
         announcement?.cancel()
         watcher.cancel()
-        page?.stop()
+        // The runner closed the API's link: each event stream sends its end, so the
+        // integration reads a clean end of the stream rather than a cut connection.
+        page?.stop(lettingStreamsEndWithin: 3)
         withExtendedLifetime(lock) {}
         return ExitCode.ok.rawValue
     }
