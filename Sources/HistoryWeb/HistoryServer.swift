@@ -158,20 +158,22 @@ public final class HistoryServer: Sendable {
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         errno = 0
-        let started = options.withUnsafeMutableBufferPointer { items in
+        guard let started = options.withUnsafeMutableBufferPointer({ items in
             cct_mhd_start(flags, settings.port, Self.acceptPolicy, pointer, Self.handleRequest, pointer, items.baseAddress)
-        }
-        guard let started else {
+        }) else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
-            let shown = family == AF_INET6 ? "[\(settings.listen)]" : settings.listen
-            throw HistoryServerError("cannot listen on \(shown):\(settings.port) (\(reason))")
+            throw HistoryServerError("cannot listen on \(family == AF_INET6 ? "[\(settings.listen)]" : settings.listen):\(settings.port) (\(reason))")
         }
         self.context = context
         self.listen = settings.listen
         self.port = cct_mhd_bound_port(started)
         self.daemon = Mutex(Int(bitPattern: started))
-        let deadlines = context.deadlines
-        self.sweeper = Task.detached {
+        self.sweeper = Self.sweep(context.deadlines)
+    }
+
+    /// Closes the requests past their deadline, four times a second, until cancelled.
+    private static func sweep(_ deadlines: RequestDeadlines) -> Task<Void, Never> {
+        Task.detached {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
                 deadlines.closeOverdue(at: .now)
