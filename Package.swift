@@ -23,6 +23,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // GNU libmicrohttpd, the history page's HTTP server: it faces a network.
+        // glibc's <malloc.h> (part of libc6-dev, with the toolchain): mallopt.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
@@ -64,7 +66,7 @@ let package = Package(
         // The service: configuration, the runner, the push sender, the recorder.
         .target(
             name: "CycleService",
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI"]
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CMalloc"]
         ),
         // The history page: HTML and SVG from the history, served by libmicrohttpd.
         .target(
@@ -122,7 +124,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CycleCommandsTests",
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "ServiceAPI", "TestSupport"]
         ),
         .testTarget(
             name: "ServiceAPITests",

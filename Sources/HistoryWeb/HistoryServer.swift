@@ -14,12 +14,15 @@ import Glibc
 /// connection limit bounds the threads. The price, a thread (mostly idle) per connection,
 /// is small at 16 connections.
 ///
-/// Faces a network, so it is bounded: a limited number of connections at once, a small
-/// memory pool per connection (a request whose headers don't fit gets libmicrohttpd's
-/// 431), a short per-connection timeout (a client that sends half a request and stops
-/// is dropped after it, and holds no slot others need; a stream watches its client
-/// itself), bodies of at most `bodyLimit` bytes (413 beyond), and clients outside `allow`
-/// answered 403 (except under `openPrefixes`), each such address told to `refused` once.
+/// Faces a network, so it is bounded: a limited number of connections at once and per
+/// client address (one client can't take every slot; more from it are closed at once),
+/// a small memory pool per connection (a request whose headers don't fit gets
+/// libmicrohttpd's 431), a short idle timeout (a client that sends half a request and
+/// stops is dropped after it; a stream watches its client itself), a deadline for the
+/// whole request (a client trickling a header line every few seconds is dropped too:
+/// `RequestDeadlines`), bodies of at most `bodyLimit` bytes (413 beyond), and clients
+/// outside `allow` answered 403 (except under `openPrefixes`), each such address told to
+/// `refused` once.
 public final class HistoryServer: Sendable {
     /// Where and how it listens.
     public struct Settings: Sendable {
@@ -32,6 +35,12 @@ public final class HistoryServer: Sendable {
         /// Connections served at once; more wait in the kernel's backlog. Idle and
         /// half-sent connections count, so the limit is well above what a page needs.
         public var connectionLimit = 128
+        /// Connections one client address may hold at once; more from it are closed as
+        /// they come. The page, the API and the integration's stream need a few.
+        public var connectionsPerClient = 16
+        /// Seconds a request may take to arrive whole (request line, headers, body),
+        /// counted from the connection's start or its previous answer.
+        public var requestDeadlineSeconds = 10
         /// Bytes per connection for the request line, headers and buffers.
         public var connectionMemory = 32 * 1024
         /// Seconds a connection may stay idle (or half-sent) before it is closed; an
@@ -61,13 +70,17 @@ public final class HistoryServer: Sendable {
         let refused: (@Sendable (String) -> Void)?
         /// The refused addresses already told to `refused`.
         let told = Mutex<Set<String>>([])
+        let deadlines: RequestDeadlines
+        /// Streams being sent (their feeds not yet freed).
+        let streams = OpenStreams()
 
-        init(allow: ClientAllowList, bodyLimit: Int, openPrefixes: [String],
+        init(allow: ClientAllowList, settings: Settings,
              respond: @escaping @Sendable (HistoryRequest) -> HistoryResponse,
              served: (@Sendable (HistoryRequest, Int) -> Void)?, refused: (@Sendable (String) -> Void)?) {
             self.allow = allow
-            self.bodyLimit = bodyLimit
-            self.openPrefixes = openPrefixes
+            self.bodyLimit = settings.bodyLimit
+            self.openPrefixes = settings.openPrefixes
+            self.deadlines = RequestDeadlines(seconds: settings.requestDeadlineSeconds)
             self.respond = respond
             self.served = served
             self.refused = refused
@@ -94,6 +107,8 @@ public final class HistoryServer: Sendable {
     /// itself isn't `Sendable`; only `stop()` uses it, once.
     private let daemon: Mutex<Int>
     private let context: Context
+    /// Closes the requests past their deadline, a few times a second, until `stop()`.
+    private let sweeper: Task<Void, Never>
 
     /// Starts listening and serving at once.
     /// - Parameters:
@@ -104,8 +119,7 @@ public final class HistoryServer: Sendable {
                 served: (@Sendable (HistoryRequest, Int) -> Void)? = nil,
                 refused: (@Sendable (String) -> Void)? = nil) throws(HistoryServerError) {
         let allow = try ClientAllowList(settings.allow)
-        let context = Context(allow: allow, bodyLimit: settings.bodyLimit, openPrefixes: settings.openPrefixes,
-                              respond: respond, served: served, refused: refused)
+        let context = Context(allow: allow, settings: settings, respond: respond, served: served, refused: refused)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_AUTO.rawValue
         let address: UnsafeMutableRawPointer
         let family: Int32
@@ -132,28 +146,53 @@ public final class HistoryServer: Sendable {
             throw HistoryServerError("http.listen expects an IP address like 127.0.0.1, 0.0.0.0 or ::, got '\(settings.listen)'")
         }
         defer { address.deallocate() }
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: settings.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: settings.connectionsPerClient, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: settings.connectionMemory, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: settings.timeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: address),
-            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(Self.requestCompleted, to: Int.self), ptr_value: nil),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(Self.requestCompleted, to: Int.self), ptr_value: pointer),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(Self.connectionChanged, to: Int.self), ptr_value: pointer),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
-        let pointer = Unmanaged.passUnretained(context).toOpaque()
         errno = 0
-        let started = options.withUnsafeMutableBufferPointer { items in
+        guard let started = options.withUnsafeMutableBufferPointer({ items in
             cct_mhd_start(flags, settings.port, Self.acceptPolicy, pointer, Self.handleRequest, pointer, items.baseAddress)
-        }
-        guard let started else {
+        }) else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused to start"
-            let shown = family == AF_INET6 ? "[\(settings.listen)]" : settings.listen
-            throw HistoryServerError("cannot listen on \(shown):\(settings.port) for the history page (\(reason))")
+            throw HistoryServerError("cannot listen on \(family == AF_INET6 ? "[\(settings.listen)]" : settings.listen):\(settings.port) (\(reason))")
         }
         self.context = context
         self.listen = settings.listen
         self.port = cct_mhd_bound_port(started)
         self.daemon = Mutex(Int(bitPattern: started))
+        self.sweeper = Self.sweep(context.deadlines)
+    }
+
+    /// Closes the requests past their deadline, four times a second, until cancelled.
+    private static func sweep(_ deadlines: RequestDeadlines) -> Task<Void, Never> {
+        Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                deadlines.closeOverdue(at: .now)
+            }
+        }
+    }
+
+    /// How many streamed responses are being sent.
+    public var openStreams: Int { context.streams.count.withLock { $0 } }
+
+    /// Stops once the streams have ended, waiting at most `seconds` for them: a stream's
+    /// source that has ended (``ResponseStream`` answering `.end`) gets its last chunk
+    /// sent, so its client reads a clean end rather than a cut connection.
+    public func stop(lettingStreamsEndWithin seconds: Double) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while openStreams > 0 && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        stop()
     }
 
     /// Stops listening, closes the connections and waits for the server's thread; a
@@ -164,6 +203,7 @@ public final class HistoryServer: Sendable {
             daemon = 0
             return running
         }
+        sweeper.cancel()
         if let pointer = OpaquePointer(bitPattern: running) { MHD_stop_daemon(pointer) }
         withExtendedLifetime(context) {}
     }
@@ -218,11 +258,27 @@ public final class HistoryServer: Sendable {
         var tooLarge = false
     }
 
-    /// Frees the body of a request that ended before it was answered (the client went away).
-    private static let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
+    /// A request ended: the connection's next request has its deadline from now; the body
+    /// of a request that ended before it was answered (the client went away) is freed.
+    private static let requestCompleted: MHD_RequestCompletedCallback = { pointer, connection, state, _ in
+        if let pointer, let connection {
+            let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+            context.deadlines.awaitRequest(on: Int(bitPattern: connection), socket: cct_mhd_connection_fd(connection), since: .now)
+        }
         guard let state, let opened = state.pointee else { return }
         state.pointee = nil
         Unmanaged<RequestBody>.fromOpaque(opened).release()
+    }
+
+    /// A connection opened (its first request's deadline starts) or closed.
+    private static let connectionChanged: MHD_NotifyConnectionCallback = { pointer, connection, _, change in
+        guard let pointer, let connection else { return }
+        let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+        if change == .CONNECTION_NOTIFY_STARTED {
+            context.deadlines.awaitRequest(on: Int(bitPattern: connection), socket: cct_mhd_connection_fd(connection), since: .now)
+        } else {
+            context.deadlines.closed(Int(bitPattern: connection))
+        }
     }
 
     private static func tooLarge(_ limit: Int) -> HistoryResponse {
@@ -249,6 +305,7 @@ public final class HistoryServer: Sendable {
 
     private static func answer(_ request: HistoryRequest, connection: OpaquePointer, context: Context,
                                instead: HistoryResponse? = nil) -> MHD_Result {
+        context.deadlines.answered(Int(bitPattern: connection))
         // The allow list, checked per request: paths under `openPrefixes` take every client.
         guard context.openPrefixes.contains(where: { request.path.hasPrefix($0) }) || context.admits(connection) else {
             return queue(HistoryResponse.forbidden, on: connection)
@@ -257,7 +314,7 @@ public final class HistoryServer: Sendable {
         let queued: MHD_Result
         if let stream = answer.stream {
             _ = cct_mhd_no_timeout(connection)
-            let feed = StreamFeed(stream, socket: cct_mhd_connection_fd(connection))
+            let feed = StreamFeed(stream, socket: cct_mhd_connection_fd(connection), open: context.streams)
             guard let response = MHD_create_response_from_callback(UInt64.max, 4096, StreamFeed.read,
                                                                    Unmanaged.passRetained(feed).toOpaque(), StreamFeed.free)
             else { return .NO }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,10 +13,14 @@ final class StreamFeed {
     private let socket: Int32
     private var pending: [UInt8] = []
     private var ended = false
+    /// The server's count of streams being sent: one more from now until `free`.
+    private let open: OpenStreams
 
-    init(_ stream: any ResponseStream, socket: Int32) {
+    init(_ stream: any ResponseStream, socket: Int32, open: OpenStreams) {
         self.stream = stream
         self.socket = socket
+        self.open = open
+        open.count.withLock { $0 += 1 }
     }
 
     /// Copies up to `capacity` bytes into `buffer`: a count, or -1 for the end of the stream.
@@ -59,5 +64,11 @@ final class StreamFeed {
         guard let pointer else { return }
         let feed = Unmanaged<StreamFeed>.fromOpaque(pointer).takeRetainedValue()
         feed.stream.finished()
+        feed.open.count.withLock { $0 -= 1 }
     }
+}
+
+/// How many streamed responses a server is sending (fed and not yet freed).
+final class OpenStreams: Sendable {
+    let count = Mutex(0)
 }

@@ -2,22 +2,30 @@ import CycleCore
 import CycleService
 import FoundationEssentials
 import HistoryWeb
+import Synchronization
 
 /// The local API under `/api/v1/` (docs/API.md), served by the same server as the
 /// history page: the service, the appliances, their settings, the early end of a Live
 /// Activity and the event stream. Only the integration may call it: every request must
-/// carry the bearer key, else 401 and one `api_refused` line (the address and the path,
-/// never the key). Answers on the server's connection threads.
+/// carry the bearer key, else 401 and an `api_refused` line (the address and the path,
+/// never the key) for the address's first refusal and then at most one a minute
+/// (`RefusalLog`). Answers on the server's connection threads.
 public final class ServiceAPI: Sendable {
     let link: ServiceLink
     private let key: APIKey
     private let log: Log
+    private let refusals = Mutex(RefusalLog())
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    public init(link: ServiceLink, key: APIKey, log: Log) {
+    public init(link: ServiceLink, key: APIKey, log: Log, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.link = link
         self.key = key
         self.log = log
+        self.now = now
     }
+
+    /// What a request without the key is told; `check` knows a running cycletrack by it.
+    public static let unauthorizedMessage = "this API needs 'Authorization: Bearer <key>' with the key 'cycletrack api-key' prints"
 
     /// Whether a path is the API's (the rest is the history page's).
     public static func handles(_ path: String) -> Bool { path == "/api" || path.hasPrefix("/api/") }
@@ -25,9 +33,8 @@ public final class ServiceAPI: Sendable {
     /// The answer to one `/api` request.
     public func respond(to request: HistoryRequest) -> HistoryResponse {
         guard key.accepts(authorization: request.authorization) else {
-            log.warning("api_refused", ["client": request.client.isEmpty ? "-" : request.client, "path": request.path,
-                                        "reason": request.authorization == nil ? "no key" : "wrong key"])
-            return Self.error(401, "unauthorized", "this API needs 'Authorization: Bearer <key>' with the key 'cycletrack api-key' prints",
+            logRefusal(request)
+            return Self.error(401, "unauthorized", Self.unauthorizedMessage,
                               headers: [("WWW-Authenticate", "Bearer")])
         }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
@@ -51,6 +58,19 @@ public final class ServiceAPI: Sendable {
             guard let allowed else { return Self.error(404, "not_found", "no such API path: \(request.path)") }
             return Self.error(405, "method_not_allowed", "\(request.path) takes \(allowed), not \(request.method)",
                               headers: [("Allow", allowed)])
+        }
+    }
+
+    private func logRefusal(_ request: HistoryRequest) {
+        let client = request.client.isEmpty ? "-" : request.client
+        let at = now()
+        guard let line = refusals.withLock({ $0.refused(client, at: at) }) else { return }
+        let reason = request.authorization == nil ? "no key" : "wrong key"
+        if line.unlogged == 0 {
+            log.warning("api_refused", ["client": line.client, "path": request.path, "reason": reason])
+        } else {
+            log.warning("api_refused", ["client": line.client, "path": request.path, "reason": reason,
+                                        "unlogged": String(line.unlogged), "meaning": "refusals since this client's last line"])
         }
     }
 

@@ -11,6 +11,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // (Short commands keep the default: Ctrl-C ends them at once.)
 if let first = arguments.first, CommandName(rawValue: first)?.runsUntilStopped == true {
     ShutdownSignals.install()
+    MemoryPolicy.apply()
 }
 let status = await CommandLineTool.main(arguments, environment: ProcessInfo.processInfo.environment)
 exit(status)

@@ -33,4 +33,23 @@ import Testing
         burst.arrived(at: Self.at(1), completing: false)
         #expect(abs((burst.due ?? .distantPast).timeIntervalSince(Self.at(1.02))) < 1e-6)
     }
+
+    /// HA coalesces: its message's end says it sent all it wrote together (issue 31, item
+    /// 18). (arrivals, when HA said so or nil, when the burst is due.)
+    @Test(arguments: [
+        // A progress tick alone: due as its batch ends, not 20 ms later.
+        ([(0.0, false)], 0.0 as Double?, 0.0),
+        // Three entities of one write, one message: due at its end.
+        ([(0.0, false), (0.0, false), (0.0, false)], 0.0, 0.0),
+        // A batch's end with no burst under way (nothing changed) is nothing.
+        ([], 0.0, nil),
+        // No batch's end (an HA that doesn't coalesce): the quiet wait, as before.
+        ([(0.0, false)], nil, 0.020),
+    ] as [([(Double, Bool)], Double?, Double?)])
+    func aBatchsEndEndsTheBurstAtOnce(arrivals: [(Double, Bool)], ended: Double?, due: Double?) {
+        var burst = EventBurst(quietSeconds: 0.02, capSeconds: 0.25)
+        for (seconds, completing) in arrivals { burst.arrived(at: Self.at(seconds), completing: completing) }
+        if let ended { burst.ended(at: Self.at(ended)) }
+        #expect(burst.due.map { abs($0.timeIntervalSince(Self.at(due ?? -1))) < 1e-6 } ?? (due == nil))
+    }
 }

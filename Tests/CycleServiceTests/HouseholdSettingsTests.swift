@@ -49,6 +49,14 @@ import Testing
         #expect(error?.message.contains("unknown key 'x'") == true)
     }
 
+    /// The configuration takes one kind as a string; a body takes a list only, and a null
+    /// (which would change nothing) is refused, each naming `kinds` (issue 31, item 14).
+    @Test(arguments: [#"{"kinds":"end"}"#, #"{"kinds":null}"#, #"{"kinds":{"end":true}}"#])
+    func aPersonsKindsAreAList(body: String) {
+        let error = #expect(throws: ConfigurationError.self) { try HouseholdJSON.personChange(Array(body.utf8)) }
+        #expect(error?.message.contains("'kinds' expects a list") == true, "\(error?.message ?? "")")
+    }
+
     @Test func eachSettingSaysWhereItComesFrom() throws {
         let config = try parse("""
             {"quiet_hours": "22:00-07:00",

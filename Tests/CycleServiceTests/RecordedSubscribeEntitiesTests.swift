@@ -107,6 +107,36 @@ import Testing
         #expect(checkpoints >= 5)
     }
 
+    /// The real HA wrote each step's entities in one turn (the home_connect stand-in's
+    /// `set_state`, as an integration does) and, asked to coalesce, sent them as one
+    /// message: each step after the subscription is one delivery and one batch's end, so
+    /// the runner decides at once and makes one observation of it.
+    @Test func everyStepHomeAssistantWroteTogetherIsOneBatch() throws {
+        let recording = try Self.load()
+        var session = HomeAssistantSession(
+            settings: .init(url: "ws://127.0.0.1:8123/api/websocket", entityIDs: recording.entityIDs, registries: [.entity, .device]),
+            token: recording.token, now: .zero)
+        var delivered: [HomeAssistantWebSocket.Event] = []
+        var batchesByStep: [String: [HomeAssistantWebSocket.Event]] = [:]
+        for step in recording.steps {
+            switch step {
+            case .fromHomeAssistant(let text) where !Self.isPingOrPong(text):
+                for case .deliver(let event) in session.receive(text, at: .seconds(1)) { delivered.append(event) }
+            case .checkpoint(let name, _):
+                batchesByStep[name] = delivered.map { if case .states = $0 { .states([:]) } else { $0 } }
+                delivered = []
+            default:
+                break
+            }
+        }
+        #expect(session.coalescing, "HA \(recording.haVersion) accepted coalesce_messages")
+        let steps = batchesByStep.filter { $0.key != "subscribed, the initial states" }
+        #expect(steps.count >= 8)
+        for (name, events) in steps.sorted(by: { $0.key < $1.key }) {
+            #expect(events == [.states([:]), .batchEnded], "\(name): \(events)")
+        }
+    }
+
     @Test func overLoopbackTheClientFollowsTheRecordedHomeAssistantToTheEnd() async throws {
         let recording = try Self.load()
         let mismatches = Mutex<[String]>([])

@@ -202,6 +202,36 @@ import Testing
         ])
     }
 
+    /// A peer that breaks the protocol on every connection while HA's REST API answers
+    /// (issue 31, item 16): each attempt costs a full read, so the attempts back off,
+    /// 0.5 s, 1, 2, 4 … s, instead of every 0.5 s for the two minutes (57 reads in 40 s).
+    @Test func aWebSocketThatFailsEveryTimeWhileHomeAssistantAnswersIsTriedLessAndLessOften() {
+        var path = UpdatePath(settings: Self.settings)
+        for row in Self.live { _ = Self.handle(row.event, &path) }
+        _ = Self.handle(.lost(100), &path)
+        var reads = 0
+        var now = 100.0
+        var waits: [Double] = []
+        while now < 140 {
+            #expect(Self.handle(.connectFailed(now), &path).map(Self.text) == ["read probe"])
+            reads += 1
+            _ = Self.handle(.answered(now), &path)
+            let next = (path.nextWake ?? .distantFuture).timeIntervalSince(Self.at(0))
+            waits.append(next - now)
+            now = next
+            #expect(Self.handle(.tick(now), &path).map(Self.text).contains("connect"))
+        }
+        #expect(waits.prefix(5) == [0.5, 1, 2, 4, 8])
+        #expect(reads <= 7, "\(reads) full reads in 40 s")
+        // A subscription that lives again ends it: the next loss is tried quickly again.
+        _ = Self.handle(.connected(now), &path)
+        _ = Self.handle(.answered(now), &path)
+        _ = Self.handle(.lost(now + 100), &path)
+        _ = Self.handle(.connectFailed(now + 100), &path)
+        _ = Self.handle(.answered(now + 100), &path)
+        #expect(path.nextWake.map { $0.timeIntervalSince(Self.at(now + 100)) } == 0.5)
+    }
+
     @Test func aFullReadThatFailsAfterSubscribingStartsOverAfterTheBackoff() {
         Self.check([
             (.start(0), ["connect"], nil),

@@ -21,8 +21,8 @@ struct HistoryServerTests {
 
     /// Sends `request` (on its own thread, so a server that answers early is read) and
     /// returns the status code and the whole response as text.
-    static func exchange(port: UInt16, _ request: [UInt8]) throws -> (status: Int, text: String) {
-        let socket = try LoopbackSocket.connect(port: port)
+    static func exchange(port: UInt16, _ request: [UInt8], from source: String? = nil) throws -> (status: Int, text: String) {
+        let socket = try LoopbackSocket.connect(port: port, from: source)
         defer { close(socket) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -25,7 +25,9 @@ struct WebSocketLoopbackTests {
     }
 
     /// The HA side up to "subscribed": auth_required, auth (checked), auth_ok, a result for
-    /// every subscription, the initial states. Nil when the client misbehaved.
+    /// every subscription, the `supported_features` refused (as an HA without it would:
+    /// these tests take messages one by one), the initial states. Nil when the client
+    /// misbehaved.
     @discardableResult
     static func serveHomeAssistant(_ peer: WebSocketStandInPeer, token: String = secretToken,
                                    subscriptions expected: Int = 1, initial: String = initial) -> [[String: Any]]? {
@@ -37,10 +39,17 @@ struct WebSocketLoopbackTests {
         }
         peer.sendText(#"{"type":"auth_ok","ha_version":"2024.3.3"}"#)
         var subscriptions: [[String: Any]] = []
-        while subscriptions.count < expected, let text = peer.receiveText() {
+        var featuresAsked = false
+        while subscriptions.count < expected || !featuresAsked, let text = peer.receiveText() {
             let message = json(text)
+            let id = message["id"] as? Int ?? 0
+            if message["type"] as? String == "supported_features" {
+                featuresAsked = true
+                peer.sendText(#"{"id":\#(id),"type":"result","success":false,"error":{"code":"unknown_command","message":"Unknown command."}}"#)
+                continue
+            }
             subscriptions.append(message)
-            peer.sendText(#"{"id":\#(message["id"] as? Int ?? 0),"type":"result","success":true,"result":null}"#)
+            peer.sendText(#"{"id":\#(id),"type":"result","success":true,"result":null}"#)
         }
         peer.sendText(initial)
         return subscriptions

@@ -29,6 +29,7 @@ import Testing
             .send(#"{"id":1,"type":"subscribe_entities","entity_ids":["sensor.op","sensor.gone"]}"#),
             .send(#"{"id":2,"type":"subscribe_events","event_type":"entity_registry_updated"}"#),
             .send(#"{"id":3,"type":"subscribe_events","event_type":"device_registry_updated"}"#),
+            .send(#"{"id":4,"type":"supported_features","features":{"coalesce_messages":1}}"#),
         ])
         #expect(session.receive(#"{"id":2,"type":"result","success":true,"result":null}"#, at: .zero) == [])
         #expect(session.receive(#"{"id":1,"type":"result","success":true,"result":null}"#, at: .zero) == [])
@@ -72,11 +73,11 @@ import Testing
         var session = Self.live()
         #expect(session.nextDeadline == .seconds(31))
         #expect(session.tick(at: .seconds(30)) == [])
-        #expect(session.tick(at: .seconds(31)) == [.send(#"{"id":2,"type":"ping"}"#)])
+        #expect(session.tick(at: .seconds(31)) == [.send(#"{"id":3,"type":"ping"}"#)])
         #expect(session.nextDeadline == .seconds(41))
-        #expect(session.receive(#"{"id":2,"type":"pong"}"#, at: .seconds(32)) == [])
+        #expect(session.receive(#"{"id":3,"type":"pong"}"#, at: .seconds(32)) == [])
         #expect(session.tick(at: .seconds(41)) == [])
-        #expect(session.tick(at: .seconds(61)) == [.send(#"{"id":3,"type":"ping"}"#)])
+        #expect(session.tick(at: .seconds(61)) == [.send(#"{"id":4,"type":"ping"}"#)])
         #expect(session.tick(at: .seconds(70)) == [])
         #expect(session.tick(at: .seconds(71)) == [.fail(.noPong(url: Self.url, seconds: 10))])
     }
@@ -94,6 +95,44 @@ import Testing
         var session = Self.live()
         let actions = session.receive(#"[{"id":1,"type":"event","event":{"r":["sensor.op"]}}, {"id":9,"type":"pong"}]"#, at: .seconds(2))
         #expect(actions == [.deliver(.states([Self.op: nil]))])
+    }
+
+    /// HA accepted `coalesce_messages` (the command's result, id 2 after the one
+    /// subscription): each message is then all HA queued in one turn, and ends a batch.
+    static func coalescing() -> HomeAssistantSession {
+        var session = live()
+        #expect(session.receive(#"{"id":2,"type":"result","success":true,"result":null}"#, at: .seconds(1)) == [])
+        #expect(session.coalescing)
+        return session
+    }
+
+    @Test func whereHomeAssistantCoalescesAMessageIsOneBatch() {
+        var session = Self.coalescing()
+        // Two state changes HA wrote in one turn: one delivery, then the batch's end.
+        let two = #"[{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"s":"run","lc":2}}}}},"#
+            + #"{"id":1,"type":"event","event":{"a":{"sensor.gone":{"s":"5","a":{}}}}}]"#
+        #expect(session.receive(two, at: .seconds(2)) == [
+            .deliver(.states([Self.op: EntityState(state: "run", deviceClass: "enum"), "sensor.gone": EntityState(state: "5")])),
+            .deliver(.batchEnded),
+        ])
+        // A message alone (HA had one queued) is a batch too.
+        #expect(session.receive(#"{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"s":"pause","lc":3}}}}}"#, at: .seconds(3))
+            == [.deliver(.states([Self.op: EntityState(state: "pause", deviceClass: "enum")])), .deliver(.batchEnded)])
+        // A message without a state change (a pong) ends nothing.
+        #expect(session.receive(#"[{"id":9,"type":"pong"},{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"lu":4}}}}}]"#, at: .seconds(4)) == [])
+    }
+
+    @Test func anHomeAssistantWithoutCoalescingLeavesBatchesUnsaid() {
+        var session = Self.live()
+        // As an HA without the command answers it.
+        #expect(session.receive(#"{"id":2,"type":"result","success":false,"error":{"code":"unknown_command","message":"Unknown command."}}"#,
+                                at: .seconds(1)) == [], "not a failure of the connection")
+        #expect(!session.coalescing && session.isLive)
+        let two = #"[{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"s":"run","lc":2}}}}},"#
+            + #"{"id":1,"type":"event","event":{"r":["sensor.op"]}}]"#
+        #expect(session.receive(two, at: .seconds(2)) == [
+            .deliver(.states([Self.op: EntityState(state: "run", deviceClass: "enum")])), .deliver(.states([Self.op: nil])),
+        ])
     }
 
     @Test(arguments: ["not json", #"{"no":"type"}"#, #"{"type":"auth_ok"}"#])

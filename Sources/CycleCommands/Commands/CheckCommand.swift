@@ -52,6 +52,8 @@ struct CheckCommand {
         let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
         report.add("config", ok: true, config.source == "defaults" ? "no file found: defaults" : "\(config.source) is valid")
         checkTimeZone(into: &report)
+        let server = await localServerRow(config)
+        report.add(server.check, ok: server.ok, server.detail)
         let access = try configured { () throws(ConfigurationError) in try HomeAssistantAccess.resolve(config, environment: environment) }
         report.add("token", ok: true, "from \(access.tokenSource)")
         let client = HomeAssistantClient(baseURL: access.url, token: access.token,

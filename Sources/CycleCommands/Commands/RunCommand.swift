@@ -89,7 +89,9 @@ struct RunCommand {
         retention?.cancel()
         announcement?.cancel()
         watcher.cancel()
-        page?.stop()
+        // The runner closed the API's link: each event stream sends its end, so the
+        // integration reads a clean end of the stream rather than a cut connection.
+        page?.stop(lettingStreamsEndWithin: 3)
         withExtendedLifetime(lock) {}
         return ExitCode.ok.rawValue
     }
@@ -136,16 +138,20 @@ struct RunCommand {
         return options
     }
 
-    /// The history page (and the API) beside the service, on its own thread and its own
-    /// read-only connections; when it can't start (a port in use), the service runs on
-    /// without it.
+    /// The history page and the local API beside the service, on its own threads and its
+    /// own read-only connections. When it can't listen (a port in use), the service runs
+    /// on, tracking and notifying, and says at error level what is missing: the page, and
+    /// the integration's way in (`check`'s `http` row says so beforehand).
     private func startPage(_ config: Configuration, database: String, api: (link: ServiceLink, key: APIKey)?, log: Log) -> HistoryServer? {
         let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort), allow: config.httpAllow)
         do {
             return try ServeCommand.startPage(settings, database: database, timeZone: LocalTimeZone.resolve(environment: environment),
                                               log: log, api: api.map { ServiceAPI(link: $0.link, key: $0.key, log: log) })
         } catch {
-            log.warning("history_page_failed", ["error": error.description, "action": "running without the history page"])
+            log.error("local_server_failed", [
+                "error": error.description,
+                "meaning": api == nil ? "no history page" : "no history page, and the Home Assistant integration can't connect",
+                "action": "tracking and notifying go on; stop what holds the port (another cycletrack?) or set http.port, then restart"])
             return nil
         }
     }

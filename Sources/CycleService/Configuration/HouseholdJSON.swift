@@ -96,6 +96,11 @@ public enum HouseholdJSON {
         try refuseEmpty(object, "quiet_hours")
         try refuseEmpty(object, "language")
         var overrides = PersonOverrides()
+        if object.has("kinds") {
+            // The configuration takes one kind as a string; the API takes a list only.
+            let value = object.tree("kinds") ?? .null
+            guard case .array = value else { throw object.mismatch("kinds", "a list like [\"end\"]", value) }
+        }
         if let names = try object.stringList("kinds") {
             var chosen: Set<CallKind> = []
             for name in names {

@@ -23,7 +23,18 @@ public enum SettingsJSON {
             }
             return .reset
         }
+        try refuseLooseValues(object)
         return .set(try overrides(object))
+    }
+
+    /// What the stored rows may hold but a `PATCH` may not: a null for a key that has no
+    /// "off" (it would change nothing, silently), and minutes that aren't whole.
+    private static func refuseLooseValues(_ object: ObjectReader) throws(ConfigurationError) {
+        for key in ["progress_steps", "notify_start", "notify_progress", "notify_end", "live_activity"]
+        where object.has(key) && object.tree(key) == nil {
+            throw object.invalid(key, "expects a value, found null ({\"reset\": true} goes back to the configuration)")
+        }
+        _ = try object.int("unload_reminder_minutes", in: 0...1440)
     }
 
     /// The overrides stored for one appliance (key to JSON text), as `replaceSettingsOverrides` keeps them.

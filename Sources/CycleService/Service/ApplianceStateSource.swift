@@ -31,6 +31,9 @@ public enum SourceEvent: Sendable, Equatable {
     case states([String: EntityState?])
     /// Entities or devices were added, removed or changed: discovery should run again.
     case registryChanged
+    /// The states delivered since the last one are all HA wrote together: a burst
+    /// that holds them has ended (HA's coalesced messages, `HomeAssistantSession`).
+    case batchEnded
 }
 
 /// A live subscription: its events, and how to end it.

@@ -5,9 +5,11 @@ import FoundationEssentials
 /// then the program, the progress ...); a half-updated appliance is not a moment worth a
 /// push, and waiting longer than the burst only delays it.
 ///
-/// A burst ends when HA has been quiet for `quietSeconds` since its last change, at once
-/// when every followed entity of each appliance it touched has arrived, and at the
-/// latest `capSeconds` after its first change (a chatty appliance can't hold the others).
+/// A burst ends at once when HA says it sent all it wrote together (`ended(at:)`: its
+/// coalesced message ended) or when every followed entity of each appliance it touched
+/// has arrived; else when HA has been quiet for `quietSeconds` since its last change (an
+/// HA that doesn't coalesce), and at the latest `capSeconds` after its first change (a
+/// chatty appliance can't hold the others).
 struct EventBurst: Sendable, Equatable {
     var quietSeconds: Double
     var capSeconds: Double
@@ -26,6 +28,13 @@ struct EventBurst: Sendable, Equatable {
         if first == nil { first = now }
         last = now
         complete = completing
+    }
+
+    /// HA sent all it wrote together: the burst under way ends now.
+    mutating func ended(at now: Date) {
+        guard first != nil else { return }
+        last = now
+        complete = true
     }
 
     /// When the burst ends, if one is under way.

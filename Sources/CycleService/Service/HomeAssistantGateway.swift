@@ -36,6 +36,7 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
                     switch event {
                     case .states(let states): continuation.yield(.states(states))
                     case .registryUpdated: continuation.yield(.registryChanged)
+                    case .batchEnded: continuation.yield(.batchEnded)
                     }
                 }
                 continuation.finish(throwing: SourceFailure("\(socket.url) closed"))

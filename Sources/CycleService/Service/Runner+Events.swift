@@ -113,7 +113,8 @@ extension Runner {
     // MARK: Events from Home Assistant
 
     /// Merges new states into what HA showed last; the burst they belong to ends when HA
-    /// goes quiet (or the appliances they touched are complete).
+    /// says it sent all it wrote together (`batchEnded`), else when HA goes quiet (or the
+    /// appliances they touched are complete).
     func deliver(_ event: SourceEvent) {
         switch event {
         case .states(let states):
@@ -126,6 +127,11 @@ extension Runner {
             }
             guard any else { return }
             burst.arrived(at: clock.now(), completing: completesAppliances(changed))
+            if let due = burst.due, due < sleepingUntil ?? .distantFuture { wake() }
+        case .batchEnded:
+            // HA sent all it wrote together: the burst is whole now, not after a quiet wait.
+            guard burst.due != nil else { return }
+            burst.ended(at: clock.now())
             if let due = burst.due, due < sleepingUntil ?? .distantFuture { wake() }
         case .registryChanged:
             guard rediscover != nil else { return }

@@ -95,6 +95,8 @@ struct UpdatePath: Sendable {
     private var outageSince: Date?
     private var reachBackoff = Backoff()
     private var resubscribeBackoff: Backoff
+    /// In the quick window: the waits after a probe HA answered (its WebSocket failed).
+    private var answeredProbeBackoff: Backoff
     private var said: Set<Said> = []
     private var before = Before.starting
     /// Why subscribing failed last, for `events_unavailable`.
@@ -103,6 +105,7 @@ struct UpdatePath: Sendable {
     init(settings: Settings) {
         self.settings = settings
         resubscribeBackoff = settings.resubscribeBackoff
+        answeredProbeBackoff = Backoff(initial: settings.quickRetrySeconds, cap: settings.resubscribeBackoff.cap)
     }
 
     /// Subscribed and read: changes come as events.
@@ -179,6 +182,7 @@ struct UpdatePath: Sendable {
         if healthy || (stopping && !youngStopTaken) {
             if healthy {
                 resubscribeBackoff.reset()
+                answeredProbeBackoff.reset()
                 said.remove(.eventsLost)
                 youngStopTaken = false
             } else {
@@ -223,7 +227,7 @@ struct UpdatePath: Sendable {
             // HA answers, its WebSocket API doesn't: polling stands in.
             nextPoll = poll
             if let quick = quickUntil, now < quick {
-                nextConnect = now.addingTimeInterval(settings.quickRetrySeconds)
+                nextConnect = now.addingTimeInterval(answeredProbeBackoff.next(jitter: 0))
             } else {
                 nextConnect = now.addingTimeInterval(settings.retryEventsSeconds)
                 before = .polling

@@ -100,12 +100,13 @@ final class CycletrackProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits until stderr holds `text` (bounded); false when it never came.
-    func waitForLog(_ text: String, timeout: Double = 30) -> Bool {
+    /// Waits until stderr holds `text` (`count` times; bounded); false when it never came.
+    func waitForLog(_ text: String, count: Int = 1, timeout: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
+        func seen() -> Bool { stderrSoFar.components(separatedBy: text).count - 1 >= count }
         while Date() < deadline {
-            if stderrSoFar.contains(text) { return true }
-            if !process.isRunning { return stderrSoFar.contains(text) }
+            if seen() { return true }
+            if !process.isRunning { return seen() }
             usleep(20_000)
         }
         return false

@@ -7,7 +7,18 @@ import FoundationEssentials
 ///
 ///     auth_required → auth → auth_ok | auth_invalid
 ///     subscribe_entities (+ subscribe_events ×2) → result, result, result → subscribed
+///     supported_features (coalesce_messages) → result (an older HA may refuse: fine)
 ///     event … event, and every 30 s ping → pong within 10 s, else the connection is dead
+///
+/// ## Why coalesced messages
+///
+/// HA writes what one turn of its event loop queued for a connection as one WebSocket
+/// message when the client asked for `coalesce_messages` (`websocket_api/http.py`, the
+/// writer; `commands.py`, `supported_features`): a JSON array of the messages, or the one
+/// message alone. An integration sets an appliance's entities in one callback (one turn),
+/// so one message holds all of that change, and its end says so (`.batchEnded`): the
+/// runner need not wait for more. Without it, nothing tells the last state of a change
+/// from one that more will follow, and the runner waits for HA to be quiet.
 ///
 /// ## Why `subscribe_entities`
 ///
@@ -89,6 +100,10 @@ struct HomeAssistantSession {
     /// The last delivered state of each tracked entity present in HA.
     private var known: [String: EntityState] = [:]
     private var initialDelivered = false
+    /// The `supported_features` command's id until HA answered it.
+    private var featuresID: Int?
+    /// HA coalesces its messages: each one ends a batch.
+    private(set) var coalescing = false
 
     init(settings: Settings, token: String, now: Duration = .zero) {
         self.settings = settings
@@ -139,8 +154,36 @@ struct HomeAssistantSession {
         }
     }
 
-    /// A text message from HA. Coalesced messages (a JSON array) are taken one by one.
+    /// A text message from HA. Coalesced messages (a JSON array) are taken one by one,
+    /// and the states they change delivered together; where HA coalesces, the message
+    /// ends a batch.
     mutating func receive(_ text: String, at now: Duration) -> [Action] {
+        let actions = receiveMessages(text, at: now)
+        guard coalescing else { return actions }
+        return Self.batching(actions)
+    }
+
+    /// The `.states` deliveries of one WebSocket message as one, where the first was,
+    /// followed by `.batchEnded`.
+    static func batching(_ actions: [Action]) -> [Action] {
+        var merged: [String: EntityState?] = [:]
+        var at: Int?
+        var rest: [Action] = []
+        for action in actions {
+            if case .deliver(.states(let states)) = action {
+                merged.merge(states) { _, later in later }
+                if at == nil { at = rest.count }
+            } else {
+                rest.append(action)
+            }
+        }
+        guard let at else { return actions }
+        rest.insert(.deliver(.states(merged)), at: at)
+        rest.insert(.deliver(.batchEnded), at: at + 1)
+        return rest
+    }
+
+    private mutating func receiveMessages(_ text: String, at now: Duration) -> [Action] {
         if case .failed = phase { return [] }
         let bytes = Data(text.utf8)
         if bytes.first(where: { !Self.isSpace($0) }) == UInt8(ascii: "[") {
@@ -153,7 +196,7 @@ struct HomeAssistantSession {
             }
             var actions: [Action] = []
             for element in elements {
-                actions += receive(element, at: now)
+                actions += receiveMessages(element, at: now)
                 if case .failed = phase { break }
             }
             return actions
@@ -201,6 +244,11 @@ struct HomeAssistantSession {
             actions.append(.send("{\"id\":\(id),\"type\":\"subscribe_events\",\"event_type\":\(JSONValue.quoted(registry.rawValue))}"))
         }
         unconfirmed = Set(subscriptions.keys)
+        // Last: the subscriptions' first states come as they always did, every change
+        // after it coalesced (HA takes a connection's commands in order). Not waited for.
+        let features = takeID()
+        featuresID = features
+        actions.append(.send("{\"id\":\(features),\"type\":\"supported_features\",\"features\":{\"coalesce_messages\":1}}"))
         phase = .subscribing(deadline: now + settings.handshakeTimeout)
         if unconfirmed.isEmpty { actions += goLive(at: now) }
         return actions
@@ -214,6 +262,13 @@ struct HomeAssistantSession {
 
     private mutating func result(_ envelope: Envelope, at now: Duration) -> [Action] {
         guard let id = envelope.id else { return unexpected("a result with an id", "a result without one") }
+        if id == featuresID {
+            // Refused (an HA without the command): messages come one by one, and the
+            // runner waits for HA to be quiet instead.
+            featuresID = nil
+            coalescing = envelope.success == true
+            return []
+        }
         if envelope.success == false {
             if let subscription = subscriptions[id] {
                 return fail(.commandFailed(url: settings.url, command: subscription.command,

@@ -11,6 +11,12 @@ extension HomeAssistantWebSocket {
         /// devices were added, removed or changed, so discovery should run again.
         /// `action` is HA's (`create`, `remove`, `update`), when it sent one.
         case registryUpdated(Registry, action: String?)
+        /// Every state HA had ready to send at once has arrived: the `.states` just
+        /// delivered are all that HA's last turn wrote (what one action, one event of the
+        /// appliance's integration, set together). Delivered only where HA coalesces its
+        /// messages (`supported_features`, asked for on every connection): then each
+        /// WebSocket message is everything HA queued in one turn of its event loop.
+        case batchEnded
     }
 
     /// Which of HA's registries changed.
