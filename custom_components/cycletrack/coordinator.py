@@ -12,7 +12,13 @@ from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator, UpdateFailed
 
-from .client import CannotConnect, CycletrackClient, CycletrackError, InvalidAuth, StreamEvent
+from .client import (
+    CannotConnect,
+    CycletrackClient,
+    CycletrackError,
+    InvalidAuth,
+    StreamEvent,
+)
 from .const import DOMAIN, LOGGER, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS
 from .models import Appliance, ModelError, ServiceInfo, ServiceState
 

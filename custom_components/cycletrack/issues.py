@@ -7,7 +7,11 @@ from typing import Any
 
 from homeassistant.const import EVENT_SERVICE_REGISTERED
 from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.helpers import device_registry as dr, entity_registry as er, issue_registry as ir
+from homeassistant.helpers import (
+    device_registry as dr,
+    entity_registry as er,
+    issue_registry as ir,
+)
 from homeassistant.helpers.start import async_at_started
 
 from .const import DAILY_LIMIT_WARNING_SHARE, DOMAIN
@@ -19,18 +23,18 @@ _MARKER_KEY = "cycle_state"
 
 
 def appliance_missing_issue(entry: CycletrackConfigEntry, appliance_id: str) -> str:
-    """The issue id of an appliance the service no longer has."""
+    """Return the issue id of an appliance the service no longer has."""
     return f"appliance_missing_{entry.entry_id}_{appliance_id}"
 
 
 def daily_limit_issue(entry: CycletrackConfigEntry) -> str:
-    """The issue id of the daily limit nearly used."""
+    """Return the issue id of the daily limit nearly used."""
     return f"daily_limit_nearly_used_{entry.entry_id}"
 
 
 @callback
 def async_known_appliances(hass: HomeAssistant, entry: CycletrackConfigEntry, instance_id: str) -> set[str]:
-    """The appliances this entry has entities for, from the entity registry."""
+    """Return the appliances this entry has entities for, from the entity registry."""
     prefix, suffix = f"{instance_id}_", f"_{_MARKER_KEY}"
     return {
         item.unique_id.removeprefix(prefix).removesuffix(suffix)
@@ -122,7 +126,7 @@ def _check_appliances(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None
 
 @callback
 def _clear_issues(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None:
-    """An unloaded entry raises nothing (Supernotify's issue is HA-wide and stays correct)."""
+    """Raise nothing for an unloaded entry (Supernotify's issue is HA-wide and stays correct)."""
     registry = ir.async_get(hass)
     for domain, issue_id in list(registry.issues):
         if domain == DOMAIN and entry.entry_id in issue_id:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from homeassistant.components.repairs import ConfirmRepairFlow, RepairsFlow, RepairsFlowResult
+from homeassistant.components.repairs import (
+    ConfirmRepairFlow,
+    RepairsFlow,
+    RepairsFlowResult,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import issue_registry as ir
 
@@ -16,7 +20,7 @@ class RemoveApplianceFlow(ConfirmRepairFlow):
     """Confirm, then remove the appliance's entities (and its device, when it was cycletrack's)."""
 
     def __init__(self, entry_id: str, appliance_id: str) -> None:
-        """The appliance named in the issue's data."""
+        """Return the appliance named in the issue's data."""
         super().__init__()
         self._entry_id = entry_id
         self._appliance_id = appliance_id
@@ -32,7 +36,7 @@ class RemoveApplianceFlow(ConfirmRepairFlow):
 async def async_create_fix_flow(
     hass: HomeAssistant, issue_id: str, data: dict[str, str | int | float | None] | None
 ) -> RepairsFlow:
-    """The flow of a fixable issue (only the missing appliance is)."""
+    """Return the flow of a fixable issue (only the missing appliance is)."""
     if data is None:
         raise ValueError(f"cycletrack issue {issue_id} has no data to fix it with")
     return RemoveApplianceFlow(str(data["entry_id"]), str(data["appliance_id"]))

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
+from custom_components.cycletrack.const import DOMAIN
 from homeassistant.core import HomeAssistant, ServiceCall
 from homeassistant.helpers import entity_registry as er, issue_registry as ir
 from homeassistant.setup import async_setup_component
-
-from custom_components.cycletrack.const import DOMAIN
 
 from .conftest import wait_until
 from .service_under_test import StandInService
