@@ -65,9 +65,17 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
             service = await self.client.async_get_service()
             appliances = await self.client.async_get_appliances()
         except InvalidAuth as err:
-            raise ConfigEntryAuthFailed(str(err)) from err
+            raise ConfigEntryAuthFailed(
+                translation_domain=DOMAIN,
+                translation_key="auth_failed",
+                translation_placeholders={"url": self.client.base_url},
+            ) from err
         except CycletrackError as err:
-            raise UpdateFailed(f"cycletrack at {self.client.base_url}: {err}") from err
+            raise UpdateFailed(
+                translation_domain=DOMAIN,
+                translation_key="cannot_read",
+                translation_placeholders={"url": self.client.base_url, "error": str(err)},
+            ) from err
         return ServiceState(service, {appliance.id: appliance for appliance in appliances})
 
     @callback

@@ -194,9 +194,24 @@ def diff(expected: Any, actual: Any, prefix: str = "") -> list[str]:
     return []
 
 
+def check_quality_scale() -> None:
+    """Every rule of quality_scale.yaml has a status; every done or exempt one says why."""
+    import yaml  # noqa: PLC0415 (Home Assistant's venv has PyYAML)
+
+    where = "custom_components/cycletrack/quality_scale.yaml"
+    rules = yaml.safe_load((COMPONENT / "quality_scale.yaml").read_text())["rules"]
+    for name, rule in rules.items():
+        status = rule.get("status") if isinstance(rule, dict) else rule
+        if status not in {"done", "exempt", "todo"}:
+            problem(where, f"{name}: status {status!r} is not done, exempt or todo")
+        elif status != "todo" and not (isinstance(rule, dict) and rule.get("comment")):
+            problem(where, f"{name}: a {status} rule names what meets it (comment)")
+
+
 def main() -> int:
     """Run every check; print the problems."""
     check_manifest()
+    check_quality_scale()
     check_hacs()
     check_strings()
     for line in problems:
