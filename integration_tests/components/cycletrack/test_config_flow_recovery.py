@@ -146,7 +146,7 @@ async def test_setup_failures_are_translated(hass: HomeAssistant, socket_enabled
     assert entry.error_reason_translation_placeholders is not None
     assert entry.error_reason_translation_placeholders["url"].rstrip("/") == url
     assert entry.reason is not None
-    assert entry.reason.startswith(f"cycletrack at {url} can't be read")
+    assert entry.reason.startswith(f"cycletrack at {url}/ can't be read")
 
 
 async def test_refused_key_at_setup_is_translated(

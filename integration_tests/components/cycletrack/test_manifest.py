@@ -6,6 +6,12 @@ import json
 from pathlib import Path
 import re
 
+import pytest
+
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import frame
+from homeassistant.setup import async_setup_component
+
 REPO = Path(__file__).resolve().parents[3]
 
 
@@ -42,3 +48,12 @@ def test_translations_are_strings() -> None:
     english = json.loads((base / "translations/en.json").read_text())
     assert keys(strings) == keys(english)
 
+
+
+async def test_deprecation_reports_are_failures(hass: HomeAssistant) -> None:
+    """A deprecated use Home Assistant reports for cycletrack raises (conftest.py made it fatal)."""
+    assert await async_setup_component(hass, "http", {})
+    with pytest.raises(RuntimeError, match="cycletrack"):
+        frame.report_usage(
+            "uses a deprecated thing", integration_domain="cycletrack", breaks_in_ha_version="2026.12.0"
+        )
