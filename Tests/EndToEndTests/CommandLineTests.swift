@@ -88,11 +88,10 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
-    @Test func theDemoWritesEachLineAsItHappensIntoAPipe() throws {
+    @Test func theDemoWritesEachLineAsItHappensIntoAPipe() async throws {
         let scratch = try Scratch()
         let child = try CycletrackProcess(["demo", "--speed", "500"], environment: ["TMPDIR": scratch.path])
-        let deadline = Date().addingTimeInterval(20)
-        while !child.stdoutSoFar.contains(" start "), Date() < deadline { usleep(50_000) }
+        try await waitFor("a start line", timeout: 20) { child.stdoutSoFar.contains(" start ") || !child.process.isRunning }
         let running = child.process.isRunning
         #expect(child.stdoutSoFar.contains("what the phone shows"))
         #expect(child.stdoutSoFar.contains(" start "), "a call shown while the demo runs")

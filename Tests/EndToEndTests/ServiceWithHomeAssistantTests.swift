@@ -72,7 +72,7 @@ struct ServiceWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         let service = try startService(updates: "events")
         for line in Self.lines { try await showByEvent(line, to: service) }
         let calls = try await ha.waitForSupernotifyCalls(count: replayed().count)
-        try await Task.sleep(for: .seconds(1))
+        try await waitFor("the end recorded last") { kinds(try ha.supernotifyCalls()).last == "end" }
         service.signal(SIGTERM)
         let result = service.wait(timeout: 15)
         #expect(result.status == 0)
