@@ -24,12 +24,12 @@ struct ServiceRestartsWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         let service = try startService(updates: "events")
         let middle = Self.lines.count / 2
         for line in Self.lines.prefix(middle) { try await showByEvent(line, to: service) }
+        let before = service.stderrSoFar.components(separatedBy: "event=events_connected").count
         await ha.stop()
         #expect(service.waitForLog("event=events_lost"), "\(service.stderrSoFar)")
         try await ha.start()
         // A change made while the service was away is seen by the read after subscribing.
         try await ha.setAppliance(Self.lines[middle])
-        let before = service.stderrSoFar.components(separatedBy: "event=events_connected").count
         try await waitFor("the subscription again") {
             service.stderrSoFar.components(separatedBy: "event=events_connected").count > before
         }
