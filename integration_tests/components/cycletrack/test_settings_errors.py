@@ -17,12 +17,14 @@ from custom_components.cycletrack.settings import (
     async_end_activity,
     async_update_settings,
 )
+from homeassistant.const import EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
-from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import device_registry as dr, entity_registry as er
 from homeassistant.setup import async_setup_component
 
 from .service_under_test import ServiceUnderTest, StandInService
+from .test_entities import entity_id
 
 
 async def test_a_refused_setting_is_the_users_mistake(
@@ -107,3 +109,17 @@ async def test_only_a_device_without_an_appliance_goes_by_hand(
     assert not await remove(own_device)
     assert await remove(orphan)
     assert devices.async_get(orphan.id) is None
+
+
+async def test_settings_are_configuration_entities(
+    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+) -> None:
+    """The settings (number, switch) are in the device page's configuration section (entity-category)."""
+    registry = er.async_get(hass)
+    for platform, key in (("number", "progress_step"), ("number", "unload_reminder"), ("switch", "live_activity")):
+        item = registry.async_get(entity_id(hass, service, platform, service.own_appliance, key))
+        assert item is not None
+        assert item.entity_category is EntityCategory.CONFIG, f"{platform}.{key}"
+    state = registry.async_get(entity_id(hass, service, "sensor", service.own_appliance, "cycle_state"))
+    assert state is not None
+    assert state.entity_category is None
