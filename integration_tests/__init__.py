@@ -1,0 +1,1 @@
+"""The Home Assistant integration's tests (scripts/test-integration.sh)."""

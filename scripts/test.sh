@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# The whole test suite, on a fresh Debian machine with Swift 6.3: installs the system
-# libraries and two real Home Assistants for the end-to-end tests, then runs the
-# README's commands and every test.
+# The whole test suite, on a fresh Debian 12 machine with Swift 6.3, run as root: the README's
+# test command, and all CI runs (.ci/run calls exactly this). It does its own set-up:
 #
-# Home Assistant (docs/TESTING.md):
-#   2026.11.0  in a Debian forky root (scripts/ha/forky-root.sh; needs root): every
-#              real-HA suite runs on it.
-#   2024.3.3   in a venv (scripts/ha/setup.sh): the suites of what the README says works
-#              on older Home Assistant ($OLDER_HA_SUITES), at the same time as the rest
-#              (the test binary run directly, beside `swift test`).
-# As root a Home Assistant that can't be built is a failure (CYCLETRACK_REQUIRE_HA=1);
-# not as root, 2026.11.0 can't run here and its suites say so as skips.
+# 1. apt (Debian's mirror): the libraries cycletrack builds against, Chromium (the history
+#    page's browser tests and the screenshots), Podman and runc (the deployment tests),
+#    debootstrap and util-linux (Home Assistant 2026.11's root), python3-venv (2024.3.3's venv).
+# 2. Two real Home Assistants, built from Debian and PyPI and cached in $CYCLETRACK_CACHE_DIR
+#    (docs/TESTING.md):
+#      2026.11.0  in a Debian forky root (scripts/ha/forky-root.sh; needs root): every real-HA
+#                 suite runs on it, and the integration's tests.
+#      2024.3.3   in a venv (scripts/ha/setup.sh): the suites of what the README says works on
+#                 older Home Assistant ($OLDER_HA_SUITES), at the same time as the rest.
+# 3. The deployment tests (scripts/test-deploy.sh: the container and add-on images with
+#    Podman), beside everything else, their compiling at idle priority.
+#
+# As root, a Home Assistant or a deployment test that can't run is a failure
+# (CYCLETRACK_REQUIRE_HA=1, CYCLETRACK_REQUIRE_DEPLOY=1). Not as root, nothing is installed
+# that is missing but the three libraries (with sudo), and what can't run says so as skips.
+# A compiler warning in the build fails the run. The last line is
+# `test.sh: PASSED ...` or `test.sh: FAILED: <the parts that failed> ...`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CURRENT_HA=2026.11.0
@@ -18,36 +26,54 @@ OLDER_HA=2024.3.3
 # What the README says works on older HA (docs/TESTING.md, "Minimum Home Assistant per
 # feature"): cycle tracking over REST (poll) and the WebSocket API (events), discovery, check.
 OLDER_HA_SUITES="ServiceWithHomeAssistantTests|ServiceRestartsWithHomeAssistantTests|HomeAssistantWebSocketTests"
+# Everything the suites need from apt (docs/TESTING.md, "What the test command installs").
+APT_PACKAGES=(libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev chromium podman runc
+  debootstrap util-linux ca-certificates python3-venv)
 say() { printf 'test.sh: %s\n' "$*"; }
-
-scripts/install-system-packages.sh
-# Headless Chromium loads the history page in the browser tests (they say so and skip
-# without it, unless $CI is set).
-if ! command -v chromium >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "chromium: installing it for the history page's browser tests"
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
-fi
+start=$SECONDS
 
 LOGS="$(mktemp -d /tmp/cycletrack-test.XXXXXX)"
 ROOT_PID=""
 if [ "$(id -u)" -eq 0 ]; then
+  missing=()
+  for package in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "apt: installing ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PACKAGES[@]}"
+  else
+    say "apt: ${APT_PACKAGES[*]} already installed"
+  fi
   export CYCLETRACK_REQUIRE_HA=1
+  export CYCLETRACK_REQUIRE_DEPLOY=1
   # The root builds (mostly downloads) while Swift compiles (mostly CPU).
   say "Home Assistant $CURRENT_HA: scripts/ha/forky-root.sh ensure (log $LOGS/forky-root.log)"
   scripts/ha/forky-root.sh ensure >"$LOGS/forky-root.log" 2>&1 &
   ROOT_PID=$!
 else
-  say "not root: Home Assistant $CURRENT_HA (a chroot) can't run here; its suites will say so as skips"
+  scripts/install-system-packages.sh
+  say "not root: nothing but the libraries is installed; Home Assistant $CURRENT_HA (a chroot), the deployment tests (Podman) and whatever else is missing say so as skips"
 fi
+# The deployment tests, beside everything (they wait for the same root, under its lock).
+say "the deployment tests: scripts/test-deploy.sh beside the rest (log $LOGS/deploy.log, shown at the end)"
+scripts/test-deploy.sh >"$LOGS/deploy.log" 2>&1 &
+DEPLOY_PID=$!
 # The 2024.3.3 venv (pip, mostly downloads) builds beside them too; it is needed only
 # from the end-to-end suites on.
 say "Home Assistant $OLDER_HA: scripts/ha/setup.sh (log $LOGS/older-ha-setup.log)"
 scripts/ha/setup.sh >"$LOGS/older-ha-setup.log" 2>&1 &
 OLDER_SETUP_PID=$!
-swift build --build-tests
+
+# The build and the test build, without a compiler warning.
+swift build --build-tests 2>&1 | tee "$LOGS/build.log"
+if grep -E '(^|: )warning: ' "$LOGS/build.log" >"$LOGS/warnings.txt"; then
+  sort -u "$LOGS/warnings.txt"
+  say "FAILED: the build printed $(sort -u "$LOGS/warnings.txt" | wc -l) compiler warning(s) (above); the build is warning-free"
+  exit 1
+fi
+say "the build and the test build: no compiler warning"
 if [ -n "$ROOT_PID" ]; then
   if ! wait "$ROOT_PID"; then
     cat "$LOGS/forky-root.log"
@@ -85,19 +111,36 @@ OLDER_PID=$!
 CYCLETRACK_HA_VERSION="$CURRENT_HA" swift test --skip-build --filter EndToEndTests || status=$?
 older=0
 wait "$OLDER_PID" || older=$?
-# The Home Assistant integration's pytest suite (pytest-homeassistant-custom-component on
-# HA 2026.11.0, in the forky root), against the cycletrack just built.
+# The Home Assistant integration: its checks (ruff, mypy --strict, the manifest checks) and
+# its pytest suite with coverage (pytest-homeassistant-custom-component on HA 2026.11.0, in
+# the forky root), against the cycletrack just built.
 integration=0
 if [ -n "$ROOT_PID" ]; then
-  say "the integration's tests (scripts/test-integration.sh) against $(swift build --show-bin-path)/cycletrack"
+  say "the integration's checks and tests (scripts/test-integration.sh) against $(swift build --show-bin-path)/cycletrack"
   CYCLETRACK_BIN="$(swift build --show-bin-path)/cycletrack" scripts/test-integration.sh || integration=$?
 else
-  say "not root: the integration's tests need the forky root; skipped"
+  say "SKIPPED: not root: the integration's checks and tests need the forky root"
 fi
 say "---- the suites on Home Assistant $OLDER_HA ----"
 cat "$LOGS/older-ha.log"
-say "Home Assistant $CURRENT_HA: every suite $([ $status -eq 0 ] && echo passed || echo FAILED)"
-say "Home Assistant $OLDER_HA: $OLDER_HA_SUITES $([ $older -eq 0 ] && echo passed || echo FAILED)"
-say "the integration's tests $([ $integration -eq 0 ] && echo passed || echo FAILED)"
+deploy=0
+wait "$DEPLOY_PID" || deploy=$?
+say "---- the deployment tests (scripts/test-deploy.sh) ----"
+cat "$LOGS/deploy.log"
+verdict() { [ "$1" -eq 0 ] && echo passed || echo FAILED; }
+say "Home Assistant $CURRENT_HA: every suite $(verdict $status)"
+say "Home Assistant $OLDER_HA: $OLDER_HA_SUITES $(verdict $older)"
+say "the integration's checks and tests $(verdict $integration)"
+say "the deployment tests $(verdict $deploy)"
 rm -rf "$LOGS"
-[ $status -eq 0 ] && [ $older -eq 0 ] && [ $integration -eq 0 ]
+failed=()
+[ $status -eq 0 ] || failed+=("the suites on $CURRENT_HA")
+[ $older -eq 0 ] || failed+=("the suites on $OLDER_HA")
+[ $integration -eq 0 ] || failed+=("the integration")
+[ $deploy -eq 0 ] || failed+=("the deployment tests")
+if [ ${#failed[@]} -eq 0 ]; then
+  say "PASSED: every suite, the integration's checks and tests, the deployment tests ($((SECONDS - start)) s)"
+else
+  say "FAILED: $(IFS=,; echo "${failed[*]}" | sed 's/,/, /g') ($((SECONDS - start)) s)"
+  exit 1
+fi

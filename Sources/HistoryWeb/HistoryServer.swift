@@ -32,8 +32,9 @@ public final class HistoryServer: Sendable {
         public var port: UInt16
         /// The client addresses allowed; empty allows every client.
         public var allow: [String]
-        /// Connections served at once; more wait in the kernel's backlog. Idle and
-        /// half-sent connections count, so the limit is well above what a page needs.
+        /// Connections served at once; libmicrohttpd accepts one more and closes it at once
+        /// (docs/API.md). Idle and half-sent connections count, so the limit is well above
+        /// what a page needs.
         public var connectionLimit = 128
         /// Connections one client address may hold at once; more from it are closed as
         /// they come. The page, the API and the integration's stream need a few.

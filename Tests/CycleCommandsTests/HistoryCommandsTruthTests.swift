@@ -47,7 +47,7 @@ struct HistoryCommandsTruthTests {
         let foreign = files.path("other.sqlite")
         try Self.foreignDatabase(foreign)
         let empty = files.path("empty.sqlite")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         for path in [foreign, empty] {
             let before = try files.bytes(path)
             #expect(Self.code { _ = try PruneCommand(arguments: ["--db", path, "--before", "30d"], environment: environment).run(now: t(0)) } == .config)

@@ -221,7 +221,8 @@ extension StoreFixture {
     /// Writes a file into the fixture's directory and returns its path.
     func file(_ name: String, contents: String) -> String {
         let path = self.path(name)
-        FileManager.default.createFile(atPath: path, contents: Data(contents.utf8))
+        let written = FileManager.default.createFile(atPath: path, contents: Data(contents.utf8))
+        precondition(written, "the fixture could not write \(path)")
         return path
     }
 }

@@ -108,7 +108,11 @@ import Testing
         try await until("events") { events.subscriptions >= 1 }
         try await until("events_connected") { capture.count("events_connected") == 1 }
         let polled = await runner.polls
-        try await Task.sleep(for: .milliseconds(300))
+        // Polling every 0.05 s, the runner never sleeps longer than that; once events flow it
+        // sleeps with no poll due (until an event wakes it).
+        try await until("the runner asleep with no poll due") {
+            await runner.sleepingUntil.map { $0 > Date().addingTimeInterval(60) } ?? false
+        }
         task.cancel()
         await task.value
         #expect(await runner.polls == polled, "no polling once events flow")

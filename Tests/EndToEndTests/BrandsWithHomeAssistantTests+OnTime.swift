@@ -33,7 +33,7 @@ extension BrandsWithHomeAssistantTests {
             if values["time_to_end"] as? Int == 9000 { runningAt = Date() }
             let (status, body) = try await ha.callService("electrolux_status", "set_state", values)
             #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
-            try await Task.sleep(for: .seconds(2.5))
+            try await service.waitForPolls(2)
         }
         let seen = try await ha.callKinds(of: id, once: "end")
         service.signal(SIGTERM)
@@ -67,21 +67,23 @@ extension BrandsWithHomeAssistantTests {
                                             environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=tracking appliance=plug_dryer", timeout: 60), "\(service.stderrSoFar)")
         try await watts(2050)
-        try await Task.sleep(for: .seconds(6))
+        #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
+        try await service.waitForPolls(2)
         try await watts(0.8)
         let stopped = Date()
-        // Anti-crease: a short turn at 150 W every few seconds, during the end's wait and after it.
-        // The margins are wide (1.2 s bursts against 10 s, 2.5 s rests against 15 s), because
-        // on a loaded machine HA and the service see each change seconds late.
+        // Anti-crease: a short turn at 150 W every few seconds, during the end's wait and after
+        // it, each level held until the service (polling every second) has read it: bursts
+        // of one or two polls against 10 s, rests of two against 15 s.
         for _ in 0..<8 {
-            try await Task.sleep(for: .seconds(2.5))
+            try await service.waitForPolls(2)
             try await watts(150)
-            try await Task.sleep(for: .seconds(1.2))
+            try await service.waitForPolls(1)
             try await watts(0.8)
         }
         let seen = try await ha.callKinds(of: "plug_dryer", once: "end", timeout: 90)
         try await watts(0)
-        try await Task.sleep(for: .seconds(2))
+        // Two more reads at rest: nothing starts again.
+        try await service.waitForPolls(2)
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
         let after = try ha.callKinds(of: "plug_dryer")

@@ -61,7 +61,7 @@ struct BrandsWithHomeAssistantTests {
         ] {
             let (status, body) = try await ha.callService("miele", "set_state", values)
             #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
-            try await Task.sleep(for: .seconds(2.5))
+            try await service.waitForPolls(2)
         }
         let seen = try await ha.callKinds(of: id, once: "end")
         service.signal(SIGTERM)
@@ -98,11 +98,11 @@ struct BrandsWithHomeAssistantTests {
                                             environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=tracking appliance=plug_washer", timeout: 60), "\(service.stderrSoFar)")
         try await watts(3000)
-        try await Task.sleep(for: .seconds(5))
-        try await watts(0.8)  // a short soak: under the off time
-        try await Task.sleep(for: .seconds(1.5))
+        #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
+        try await watts(0.8)  // a short soak, seen by the service: under the off time (5 s)
+        try await service.waitForPolls(2)
         try await watts(350)
-        try await Task.sleep(for: .seconds(2))
+        try await service.waitForPolls(2)
         try await watts(0.5)
         let seen = try await ha.callKinds(of: "plug_washer", once: "end")
         service.signal(SIGTERM)

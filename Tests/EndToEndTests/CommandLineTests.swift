@@ -91,6 +91,8 @@ import Testing
     @Test func theDemoWritesEachLineAsItHappensIntoAPipe() throws {
         let scratch = try Scratch()
         let child = try CycletrackProcess(["demo", "--speed", "500"], environment: ["TMPDIR": scratch.path])
+        // Blocking, not async: a start line must be seen while the demo (seconds long) still
+        // runs, and Swift's two cooperative threads may be busy with other suites.
         let deadline = Date().addingTimeInterval(20)
         while !child.stdoutSoFar.contains(" start "), Date() < deadline { usleep(50_000) }
         let running = child.process.isRunning

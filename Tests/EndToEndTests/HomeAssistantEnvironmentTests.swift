@@ -1,3 +1,4 @@
+@testable import CycleCore
 import Foundation
 import Testing
 
@@ -128,6 +129,46 @@ struct HomeAssistantEnvironmentTests {
         #expect(all.map(\.failure) == [nil, "invalid", "error", nil])
         #expect(all.map { $0.data["message"] as? String } == ["Eco 50°C", "y", "z", "ok again"])
         #expect(try await ha.callService("supernotify", "no_such_action", [:]).status == 400)
+    }
+
+    /// Supernotify 2.13+ fingerprints a notification's title and message (digits and
+    /// punctuation stripped) and delivers a repeat only with `force_resend` or a higher
+    /// priority. cycletrack's own bodies (SupernotifyBody) carry `force_resend: true`, so a
+    /// clear retried after a failure and two identical quiet updates all reach the phone;
+    /// the same quiet update without it is suppressed (the stand-in tells them apart).
+    @Test("supernotify.notify: a retried clear and two identical quiet updates reach the phone with force_resend; without it the repeat is suppressed")
+    func supernotifyDeliversRepeatsOnlyWithForceResend() async throws {
+        func object(_ body: JSONObject) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(body.compactJSON().utf8)) as? [String: Any])
+        }
+        let settings = ApplianceSettings(id: "dishwasher", name: "Dishwasher")
+        let clear = try object(SupernotifyBody.clear(outcome: .finished, settings: settings))
+        var view = CycleView()
+        view.progress = 40
+        let cycle = CycleInfo(startedAt: Date(timeIntervalSince1970: 1_791_560_000))
+        let quiet = try object(SupernotifyBody.live(kind: .quiet, message: SupernotifyBody.quietMessage(view: view, settings: settings),
+                                                    view: view, cycle: cycle, settings: settings))
+        #expect(clear["force_resend"] as? Bool == true && quiet["force_resend"] as? Bool == true)
+
+        try ha.setSupernotifyFailure(.error)
+        #expect(try await ha.callService("supernotify", "notify", clear).status == 500)
+        try ha.setSupernotifyFailure(nil)
+        #expect(try await ha.callService("supernotify", "notify", clear).status == 200)
+        #expect(try await ha.callService("supernotify", "notify", quiet).status == 200)
+        #expect(try await ha.callService("supernotify", "notify", quiet).status == 200)
+        var unforced = quiet
+        unforced["force_resend"] = nil
+        #expect(try await ha.callService("supernotify", "notify", unforced).status == 200)
+        #expect(try await ha.callService("supernotify", "notify", unforced).status == 200)
+        var urgent = unforced
+        urgent["priority"] = "critical"
+        #expect(try await ha.callService("supernotify", "notify", urgent).status == 200)
+
+        let calls = try await ha.waitForSupernotifyCalls(count: 7, timeout: .seconds(10))
+        #expect(calls.map(\.failure) == ["error", nil, nil, nil, nil, nil, nil])
+        // The failed clear, its retry, the two quiet updates, then the unforced repeat twice
+        // (suppressed: the quiet updates' fingerprint was delivered) and at a higher priority.
+        #expect(calls.map(\.delivered) == [false, true, true, true, false, false, true])
     }
 
     @Test("supernotify.notify takes the fields of Supernotify 2.x's action and refuses the rest with 400, unrecorded")

@@ -159,7 +159,8 @@ struct IntegrationWithHomeAssistantTests {
 
     // MARK: The scenario
 
-    @Test("Set up in HA's UI; entities on the dishwasher's device; number and button steer the running cycle; a service restart is seen and sends nothing twice; the device pages in Chromium")
+    @Test("Set up in HA's UI; entities on the dishwasher's device; number and button steer the running cycle; a service restart is seen and sends nothing twice; the device pages in Chromium",
+          .chromium("the integration's scenario (its last step shows the device pages in Chromium) is"))
     func integrationEndToEnd() async throws {
         var service = try startService()
         defer { if service.process.isRunning { _ = stop(service) } }

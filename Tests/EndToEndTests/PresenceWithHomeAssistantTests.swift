@@ -57,8 +57,7 @@ struct PresenceWithHomeAssistantTests {
         #expect(try ends().isEmpty, "nobody is home: the end notification waits")
 
         #expect(try await ha.setState("person.alice", "home") < 300)
-        let deadline = Date().addingTimeInterval(30)
-        while try ends().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitFor("the end notification sent", timeout: 30) { try !ends().isEmpty }
         let sent = try ends()
         #expect(sent.count == 1)
         #expect(sent.first?["target"] as? [String] == ["person.alice"], "\(sent)")

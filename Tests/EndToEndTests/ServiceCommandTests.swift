@@ -82,13 +82,18 @@ import Testing
         #expect(result.stderr.contains("event=stopped"))
     }
 
-    @Test func runKeepsGoingWhileHomeAssistantIsAwayAndSaysSoOnce() throws {
+    @Test func runKeepsGoingWhileHomeAssistantIsAwayAndSaysSoOnce() async throws {
         let scratch = try Scratch()
-        let port = try HTTPStandIn.unusedPort()
-        let service = try CycletrackProcess(["run", "--config", config(scratch, url: "http://127.0.0.1:\(port)"),
+        // An HA that closes every connection without a byte of answer: each try is counted.
+        let away = try HTTPStandIn { _ in .closeWithoutAnswer }
+        defer { away.stop() }
+        let service = try CycletrackProcess(["run", "--config", config(scratch, url: away.baseURL),
                                              "--db", scratch.path + "/history.sqlite"])
         #expect(service.waitForLog("event=ha_unreachable"))
-        Thread.sleep(forTimeInterval: 3)
+        let tries = away.acceptedConnections
+        // It keeps trying (with backoff) and stays up, and says so once: three more tries.
+        try await waitFor("three more tries") { away.acceptedConnections >= tries + 3 || !service.process.isRunning }
+        #expect(away.acceptedConnections >= tries + 3, "it tried again: \(away.acceptedConnections) connections")
         #expect(service.process.isRunning)
         service.signal(SIGINT)
         let result = service.wait(timeout: 10)

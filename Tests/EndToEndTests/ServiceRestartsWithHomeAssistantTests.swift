@@ -24,19 +24,17 @@ struct ServiceRestartsWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         let service = try startService(updates: "events")
         let middle = Self.lines.count / 2
         for line in Self.lines.prefix(middle) { try await showByEvent(line, to: service) }
+        let before = service.stderrSoFar.components(separatedBy: "event=events_connected").count
         await ha.stop()
         #expect(service.waitForLog("event=events_lost"), "\(service.stderrSoFar)")
         try await ha.start()
         // A change made while the service was away is seen by the read after subscribing.
         try await ha.setAppliance(Self.lines[middle])
-        let before = service.stderrSoFar.components(separatedBy: "event=events_connected").count
-        let deadline = Date().addingTimeInterval(60)
-        while service.stderrSoFar.components(separatedBy: "event=events_connected").count <= before, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        try await waitFor("the subscription again") {
+            service.stderrSoFar.components(separatedBy: "event=events_connected").count > before
         }
         for line in Self.lines.suffix(from: middle + 1) { try await showByEvent(line, to: service) }
-        _ = try await ha.waitForSupernotifyCalls(count: 1)
-        try await Task.sleep(for: .seconds(1))
+        try await waitFor("the end recorded") { kinds(try ha.supernotifyCalls()).last == "end" }
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
         let all = kinds(try ha.supernotifyCalls())
@@ -62,8 +60,8 @@ struct ServiceRestartsWithHomeAssistantTests: ServiceAgainstHomeAssistant {
             }
             try await show(line, to: service)
         }
-        let calls = try await ha.waitForSupernotifyCalls(count: 3)
-        try await Task.sleep(for: .seconds(2))
+        try await waitFor("the end recorded") { kinds(try ha.supernotifyCalls()).last == "end" }
+        let calls = try ha.supernotifyCalls()
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)
         let all = kinds(try ha.supernotifyCalls())
@@ -85,12 +83,11 @@ struct ServiceRestartsWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         for line in Self.lines.prefix(half) { try await show(line, to: service) }
         await ha.stop()
         #expect(service.waitForLog("event=ha_unreachable", timeout: 30))
-        try await Task.sleep(for: .seconds(3))
+        // HA stays away while it starts again (seconds): the service keeps trying meanwhile.
         try await ha.start()
         #expect(service.waitForLog("event=ha_back", timeout: 60))
         for line in Self.lines.dropFirst(half) { try await show(line, to: service) }
-        _ = try await ha.waitForSupernotifyCalls(count: 2)
-        try await Task.sleep(for: .seconds(2))
+        try await waitFor("the end recorded") { kinds(try ha.supernotifyCalls()).last == "end" }
         service.signal(SIGTERM)
         let result = service.wait(timeout: 15)
         #expect(result.status == 0)

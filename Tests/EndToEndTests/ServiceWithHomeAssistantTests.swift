@@ -72,7 +72,7 @@ struct ServiceWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         let service = try startService(updates: "events")
         for line in Self.lines { try await showByEvent(line, to: service) }
         let calls = try await ha.waitForSupernotifyCalls(count: replayed().count)
-        try await Task.sleep(for: .seconds(1))
+        try await waitFor("the end recorded last") { kinds(try ha.supernotifyCalls()).last == "end" }
         service.signal(SIGTERM)
         let result = service.wait(timeout: 15)
         #expect(result.status == 0)
@@ -96,16 +96,17 @@ struct ServiceWithHomeAssistantTests: ServiceAgainstHomeAssistant {
         // ... and the next cycle starts before the clear's retry (5 s on) is due.
         try ha.setSupernotifyFailure(nil)
         try await show(running[0], to: service)
-        let deadline = Date().addingTimeInterval(30)
-        while service.stderrSoFar.components(separatedBy: "event=call appliance=dishwasher kind=start").count < 3, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        try await waitFor("the second cycle's start", timeout: 30) {
+            service.stderrSoFar.components(separatedBy: "event=call appliance=dishwasher kind=start").count >= 3
         }
-        // Long enough for every retry the clear would have had.
-        try await Task.sleep(for: .seconds(12))
+        // The waiting clear is dropped from the queue (logged), so no retry of it can go out.
+        try await waitFor("the first cycle's clear superseded") {
+            service.stderrSoFar.contains("event=call_superseded appliance=dishwasher kind=clear")
+        }
         for line in running.prefix(3) { try await show(line, to: service) }
         try await show(Self.lines[Self.lines.count - 2], to: service)
         #expect(service.waitForLog("event=call appliance=dishwasher kind=end"), "\(service.stderrSoFar)")
-        try await Task.sleep(for: .seconds(1))
+        try await waitFor("the end recorded by the Supernotify stand-in") { kinds(try ha.supernotifyCalls()).last == "end" }
         service.signal(SIGTERM)
         let result = service.wait(timeout: 15)
         #expect(result.status == 0)

@@ -3,12 +3,17 @@ import HomeAssistantAPI
 import Testing
 
 @Suite struct HTTPStandInTests {
-    @Test func stopEndsAConnectionThatIsBeingHeld() async throws {
-        let server = try HTTPStandIn { _ in .neverAnswer }
+    @Test(.timeLimit(.minutes(1))) func stopEndsAConnectionThatIsBeingHeld() async throws {
+        let (arrived, arrival) = AsyncStream<Void>.makeStream()
+        let server = try HTTPStandIn { _ in
+            arrival.yield()
+            return .neverAnswer
+        }
         let client = HTTPClient(configuration: .init(totalTimeout: 60))
         async let error = sendError(client, HTTPRequest(url: server.baseURL + "/held"))
-        while server.acceptedConnections == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        // The whole request has arrived and is being held.
+        var arrivals = arrived.makeAsyncIterator()
+        _ = await arrivals.next()
         server.stop()
         let kind = await error?.kind
         // The stand-in closed the socket: an empty reply, not a timeout and not an answer.

@@ -69,9 +69,7 @@ struct HomeAssistantStandInWebSocketTests {
         defer { socket.close() }
         var events = socket.events.makeAsyncIterator()
         _ = try await events.next()
-        while ha.webSocketMessages.filter({ $0 == "ping" }).count < 3 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await until("three pings") { ha.webSocketMessages.filter { $0 == "ping" }.count >= 3 }
         // Still alive after three pings: a missing pong would have ended the events.
         ha.update(entity: Self.operation, state: "run")
         #expect(try await events.next() == .states([Self.operation: EntityState(state: "run", deviceClass: "enum")]))
@@ -108,7 +106,7 @@ struct HomeAssistantStandInWebSocketTests {
         _ = try await events.next()
         #expect(ha.entitySubscriptions == 1)
         socket.close()
-        while ha.entitySubscriptions > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await until("the subscription gone") { ha.entitySubscriptions == 0 }
         // Changes after the client left go nowhere, and break nothing.
         ha.update(entity: Self.operation, state: "run")
         #expect(ha.entities[Self.operation]?.state == "run")

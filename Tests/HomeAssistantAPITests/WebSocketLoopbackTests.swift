@@ -162,9 +162,9 @@ struct WebSocketLoopbackTests {
         }
         let socket = try await Self.connect(server, configuration: Self.configuration(ping: 0.1, pong: 2))
         let consumer = Task { await Self.drain(socket) }
-        while pings.withLock({ $0 }) < 3 {
+        try await until("three pings answered") {
             try #require(server.acceptedConnections == 1)
-            try await Task.sleep(for: .milliseconds(20))
+            return pings.withLock { $0 } >= 3
         }
         socket.close()
         let (_, error) = await consumer.value

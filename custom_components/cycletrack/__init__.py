@@ -9,7 +9,11 @@ from homeassistant.helpers.aiohttp_client import async_get_clientsession
 
 from .client import CycletrackClient
 from .const import CONF_PANEL
-from .coordinator import CycletrackConfigEntry, CycletrackCoordinator, CycletrackRuntimeData
+from .coordinator import (
+    CycletrackConfigEntry,
+    CycletrackCoordinator,
+    CycletrackRuntimeData,
+)
 from .devices import async_reload_on_device_change, async_remove_empty_devices
 from .entity import service_device_info
 from .issues import async_watch_issues
@@ -58,7 +62,7 @@ async def async_unload_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) 
 async def async_remove_config_entry_device(
     hass: HomeAssistant, entry: CycletrackConfigEntry, device: dr.DeviceEntry
 ) -> bool:
-    """A device may be removed once no appliance of the service is on it."""
+    """Allow removing a device once no appliance of the service is on it."""
     coordinator = entry.runtime_data.coordinator
     if (coordinator.config_entry.domain, coordinator.instance_id) in device.identifiers:
         return False

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from homeassistant.components.binary_sensor import BinarySensorDeviceClass, BinarySensorEntity
+from homeassistant.components.binary_sensor import (
+    BinarySensorDeviceClass,
+    BinarySensorEntity,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
@@ -29,7 +32,7 @@ class RunningSensor(CycletrackApplianceEntity, BinarySensorEntity):
     _attr_device_class = BinarySensorDeviceClass.RUNNING
 
     def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str) -> None:
-        """The `running` entity of an appliance."""
+        """Return the `running` entity of an appliance."""
         super().__init__(coordinator, appliance_id, "running")
 
     @property

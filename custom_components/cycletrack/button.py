@@ -28,7 +28,7 @@ class EndActivityButton(CycletrackApplianceEntity, ButtonEntity):
     """Ends the Live Activity now: the service sends one clear and records it."""
 
     def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str) -> None:
-        """The `end_activity` button of an appliance."""
+        """Return the `end_activity` button of an appliance."""
         super().__init__(coordinator, appliance_id, "end_activity")
 
     async def async_press(self) -> None:

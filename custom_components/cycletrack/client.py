@@ -94,7 +94,7 @@ class CycletrackClient:
         return self._read(lambda: _person(body), path)
 
     def _read[T](self, parse: Callable[[], T], path: str) -> T:
-        """A body in the contract's shape, else a CycletrackError naming the URL and what is wrong."""
+        """Return a body in the contract's shape, else a CycletrackError naming the URL and what is wrong."""
         try:
             return parse()
         except (ModelError, KeyError, TypeError, ValueError, AttributeError) as err:
@@ -135,7 +135,9 @@ class CycletrackClient:
 
 
 def _household(body: Any) -> dict[str, Any]:
-    """The household in the contract's shape (KeyError, TypeError otherwise)."""
+    """Return the household in the contract's shape (KeyError, TypeError otherwise)."""
+    if not isinstance(body, dict):
+        raise TypeError("the household is not an object")
     if not isinstance(body["settings"]["quiet_hours"], str) or not isinstance(body["languages"], list):
         raise TypeError("quiet_hours or languages of the wrong type")
     for person in body["people"]:
@@ -144,7 +146,9 @@ def _household(body: Any) -> dict[str, Any]:
 
 
 def _person(body: Any) -> dict[str, Any]:
-    """A person in the contract's shape (KeyError, TypeError otherwise)."""
+    """Return a person in the contract's shape (KeyError, TypeError otherwise)."""
+    if not isinstance(body, dict):
+        raise TypeError("a person is not an object")
     if not isinstance(body["entity"], str) or not isinstance(body["settings"]["kinds"], list):
         raise TypeError("entity or kinds of the wrong type")
     return body

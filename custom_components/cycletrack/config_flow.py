@@ -45,7 +45,7 @@ async def async_read_service(hass: HomeAssistant, url: str, api_key: str) -> Ser
 
 
 async def _async_try(hass: HomeAssistant, url: str, api_key: str) -> tuple[ServiceInfo | None, dict[str, str]]:
-    """The service, or the form's errors."""
+    """Return the service, or the form's errors."""
     if not url.startswith(("http://", "https://")):
         return None, {CONF_URL: "invalid_url"}
     try:
@@ -73,11 +73,11 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
     @staticmethod
     @callback
     def async_get_options_flow(config_entry: CycletrackConfigEntry) -> CycletrackOptionsFlow:
-        """The options of an entry."""
+        """Return the options of an entry."""
         return CycletrackOptionsFlow()
 
     async def async_step_user(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """The URL and key, entered by hand."""
+        """Ask for the URL and key, entered by hand."""
         data, errors = await self._async_connect(user_input)
         if data is not None:
             self._abort_if_unique_id_configured()
@@ -86,7 +86,7 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
         return self.async_show_form(step_id="user", data_schema=_connection_schema(url), errors=errors)
 
     async def _async_connect(self, user_input: dict[str, Any] | None) -> tuple[dict[str, str] | None, dict[str, str]]:
-        """The entry's data and the flow's unique id set from the service's answer, or the form's errors."""
+        """Set the entry's data and the flow's unique id from the service's answer, or return the form's errors."""
         if user_input is None:
             return None, {}
         url, api_key = user_input[CONF_URL].rstrip("/"), user_input[CONF_API_KEY].strip()
@@ -97,7 +97,7 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
         return {CONF_URL: url, CONF_API_KEY: api_key}, {}
 
     async def async_step_hassio(self, discovery_info: HassioServiceInfo) -> ConfigFlowResult:
-        """The add-on announced itself to the Supervisor: {host, port, api_key}."""
+        """Take the add-on's announcement to the Supervisor: {host, port, api_key}."""
         if discovery_info.slug and not discovery_info.slug.endswith(ADDON_SLUG):
             return self.async_abort(reason="not_cycletrack_addon")
         config = discovery_info.config
@@ -126,7 +126,7 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
         return self.async_create_entry(title=DEFAULT_TITLE, data=self._discovered, options={CONF_PANEL: False})
 
     async def async_step_reauth(self, entry_data: Mapping[str, Any]) -> ConfigFlowResult:
-        """The service refused the key."""
+        """Start over when the service refused the key."""
         return await self.async_step_reauth_confirm()
 
     async def async_step_reauth_confirm(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
@@ -148,7 +148,7 @@ class CycletrackConfigFlow(ConfigFlow, domain=DOMAIN):
         )
 
     async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """A new URL or key for the same service."""
+        """Take a new URL or key for the same service."""
         entry = self._get_reconfigure_entry()
         data, errors = await self._async_connect(user_input)
         if data is not None:

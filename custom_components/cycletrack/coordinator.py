@@ -12,7 +12,13 @@ from homeassistant.core import CALLBACK_TYPE, HomeAssistant, callback
 from homeassistant.exceptions import ConfigEntryAuthFailed
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator, UpdateFailed
 
-from .client import CannotConnect, CycletrackClient, CycletrackError, InvalidAuth, StreamEvent
+from .client import (
+    CannotConnect,
+    CycletrackClient,
+    CycletrackError,
+    InvalidAuth,
+    StreamEvent,
+)
 from .const import DOMAIN, LOGGER, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS
 from .models import Appliance, ModelError, ServiceInfo, ServiceState
 
@@ -59,9 +65,17 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
             service = await self.client.async_get_service()
             appliances = await self.client.async_get_appliances()
         except InvalidAuth as err:
-            raise ConfigEntryAuthFailed(str(err)) from err
+            raise ConfigEntryAuthFailed(
+                translation_domain=DOMAIN,
+                translation_key="auth_failed",
+                translation_placeholders={"url": self.client.base_url},
+            ) from err
         except CycletrackError as err:
-            raise UpdateFailed(f"cycletrack at {self.client.base_url}: {err}") from err
+            raise UpdateFailed(
+                translation_domain=DOMAIN,
+                translation_key="cannot_read",
+                translation_placeholders={"url": self.client.base_url, "error": str(err)},
+            ) from err
         return ServiceState(service, {appliance.id: appliance for appliance in appliances})
 
     @callback

@@ -10,8 +10,10 @@ from .coordinator import CycletrackConfigEntry
 
 @callback
 def async_remove_empty_devices(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None:
-    """Let go of devices this entry has no entity on any more (an appliance's own device
-    after its entities moved to the device it belongs to)."""
+    """Let go of devices this entry has no entity on any more.
+
+    An appliance's own device, say, after its entities moved to the device it belongs to.
+    """
     devices = dr.async_get(hass)
     entities = er.async_get(hass)
     for device in dr.async_entries_for_config_entry(devices, entry.entry_id):
@@ -24,10 +26,12 @@ def async_remove_empty_devices(hass: HomeAssistant, entry: CycletrackConfigEntry
 
 @callback
 def async_reload_on_device_change(hass: HomeAssistant, entry: CycletrackConfigEntry) -> CALLBACK_TYPE:
-    """Reload the entry once the service names another device for an appliance it already
-    showed (discovery found it after the entities were made, e.g. when the service started
-    before Home Assistant): an entity's device is fixed when it is added, so only a reload
-    moves the appliance's entities onto the device it belongs to."""
+    """Reload the entry once the service names another device for an appliance it showed.
+
+    Discovery found it after the entities were made (e.g. the service started before Home
+    Assistant): an entity's device is fixed when it is added, so only a reload moves the
+    appliance's entities onto the device it belongs to.
+    """
     coordinator = entry.runtime_data.coordinator
     shown = {appliance.id: appliance.device_id for appliance in coordinator.data.appliances.values()}
 

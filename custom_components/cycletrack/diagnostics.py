@@ -17,7 +17,7 @@ TO_REDACT = {CONF_API_KEY}
 async def async_get_config_entry_diagnostics(
     hass: HomeAssistant, entry: CycletrackConfigEntry
 ) -> dict[str, Any]:
-    """The entry's data and options, the service and its appliances as last received."""
+    """Return the entry's data and options, the service and its appliances as last received."""
     coordinator = entry.runtime_data.coordinator
     return {
         "entry": {

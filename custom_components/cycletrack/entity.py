@@ -17,7 +17,7 @@ from .models import Appliance
 
 
 def service_device_info(coordinator: CycletrackCoordinator) -> DeviceInfo:
-    """The service's own device (a service, not hardware)."""
+    """Return the service's own device (a service, not hardware)."""
     service = coordinator.data.service
     return DeviceInfo(
         identifiers={(DOMAIN, service.instance_id)},
@@ -30,7 +30,7 @@ def service_device_info(coordinator: CycletrackCoordinator) -> DeviceInfo:
 
 
 def linked_device(coordinator: CycletrackCoordinator, appliance: Appliance) -> dr.DeviceEntry | None:
-    """The other integration's device the appliance is (the API's `device_id`), when registered."""
+    """Return the other integration's device the appliance is (the API's `device_id`), when registered."""
     if appliance.device_id is None:
         return None
     device = dr.async_get(coordinator.hass).async_get(appliance.device_id)
@@ -39,7 +39,7 @@ def linked_device(coordinator: CycletrackCoordinator, appliance: Appliance) -> d
 
 
 def own_device_info(coordinator: CycletrackCoordinator, appliance: Appliance) -> DeviceInfo:
-    """The appliance's own device, reached through the service's device."""
+    """Return the appliance's own device, reached through the service's device."""
     return DeviceInfo(
         identifiers={(DOMAIN, appliance_device_key(coordinator.instance_id, appliance.id))},
         name=appliance.name,
@@ -50,7 +50,7 @@ def own_device_info(coordinator: CycletrackCoordinator, appliance: Appliance) ->
 
 
 def appliance_device_key(instance_id: str, appliance_id: str) -> str:
-    """The identifier of an appliance's own device."""
+    """Return the identifier of an appliance's own device."""
     return f"{instance_id}_{appliance_id}"
 
 
@@ -89,7 +89,7 @@ class DescribedApplianceEntity(CycletrackApplianceEntity):
     """An appliance entity made from an entity description (its key names it)."""
 
     def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str, description: EntityDescription) -> None:
-        """The description's key is the translation key and ends the unique id."""
+        """Use the description's key as the translation key and the unique id's end."""
         super().__init__(coordinator, appliance_id, description.key)
         self.entity_description = description
 

@@ -27,7 +27,7 @@ async def async_setup_entry(
 
 
 def event_type(stream_type: str, data: dict[str, Any]) -> str | None:
-    """The event entity's type for a stream event, or None for one it doesn't show."""
+    """Return the event entity's type for a stream event, or None for one it doesn't show."""
     if stream_type == "cycle_started":
         return "started"
     if stream_type == "reminder":
@@ -43,7 +43,7 @@ class CycleEvent(CycletrackApplianceEntity, EventEntity):
     _attr_event_types = CYCLE_EVENT_TYPES
 
     def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str) -> None:
-        """The `cycle` event entity of an appliance."""
+        """Return the `cycle` event entity of an appliance."""
         super().__init__(coordinator, appliance_id, "cycle")
 
     async def async_added_to_hass(self) -> None:

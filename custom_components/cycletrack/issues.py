@@ -7,10 +7,14 @@ from typing import Any
 
 from homeassistant.const import EVENT_SERVICE_REGISTERED
 from homeassistant.core import Event, HomeAssistant, callback
-from homeassistant.helpers import device_registry as dr, entity_registry as er, issue_registry as ir
+from homeassistant.helpers import (
+    device_registry as dr,
+    entity_registry as er,
+    issue_registry as ir,
+)
 from homeassistant.helpers.start import async_at_started
 
-from .const import DAILY_LIMIT_WARNING_SHARE, DOMAIN
+from .const import DAILY_LIMIT_WARNING_SHARE, DOMAIN, LOGGER
 from .coordinator import CycletrackConfigEntry
 
 SUPERNOTIFY = "supernotify"
@@ -18,19 +22,14 @@ SUPERNOTIFY = "supernotify"
 _MARKER_KEY = "cycle_state"
 
 
-def appliance_missing_issue(entry: CycletrackConfigEntry, appliance_id: str) -> str:
-    """The issue id of an appliance the service no longer has."""
-    return f"appliance_missing_{entry.entry_id}_{appliance_id}"
-
-
 def daily_limit_issue(entry: CycletrackConfigEntry) -> str:
-    """The issue id of the daily limit nearly used."""
+    """Return the issue id of the daily limit nearly used."""
     return f"daily_limit_nearly_used_{entry.entry_id}"
 
 
 @callback
 def async_known_appliances(hass: HomeAssistant, entry: CycletrackConfigEntry, instance_id: str) -> set[str]:
-    """The appliances this entry has entities for, from the entity registry."""
+    """Return the appliances this entry has entities for, from the entity registry."""
     prefix, suffix = f"{instance_id}_", f"_{_MARKER_KEY}"
     return {
         item.unique_id.removeprefix(prefix).removesuffix(suffix)
@@ -101,28 +100,22 @@ def _check_daily_limit(hass: HomeAssistant, entry: CycletrackConfigEntry) -> Non
 
 @callback
 def _check_appliances(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None:
+    """Remove an appliance the service no longer has: its entities, and its device when ours.
+
+    The service's full state (the snapshot after every reconnect, then each appliance as it
+    changes) lists every appliance it tracks; one this entry has entities for that it lacks
+    is gone (it left the configuration or discovery). If it comes back, it is added again.
+    """
     coordinator = entry.runtime_data.coordinator
     present = coordinator.data.appliances
-    for appliance_id in async_known_appliances(hass, entry, coordinator.instance_id) | set(present):
-        issue_id = appliance_missing_issue(entry, appliance_id)
-        if appliance_id in present:
-            ir.async_delete_issue(hass, DOMAIN, issue_id)
-            continue
-        ir.async_create_issue(
-            hass,
-            DOMAIN,
-            issue_id,
-            is_fixable=True,
-            severity=ir.IssueSeverity.WARNING,
-            translation_key="appliance_missing",
-            translation_placeholders={"appliance": appliance_id},
-            data={"entry_id": entry.entry_id, "appliance_id": appliance_id},
-        )
+    for appliance_id in async_known_appliances(hass, entry, coordinator.instance_id) - set(present):
+        LOGGER.info("cycletrack no longer has the appliance %s: removing its entities and device", appliance_id)
+        async_remove_appliance(hass, entry, appliance_id)
 
 
 @callback
 def _clear_issues(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None:
-    """An unloaded entry raises nothing (Supernotify's issue is HA-wide and stays correct)."""
+    """Raise nothing for an unloaded entry (Supernotify's issue is HA-wide and stays correct)."""
     registry = ir.async_get(hass)
     for domain, issue_id in list(registry.issues):
         if domain == DOMAIN and entry.entry_id in issue_id:

@@ -6,7 +6,11 @@ from typing import Any
 
 import probatio
 
-from homeassistant.config_entries import SOURCE_HASSIO, ConfigFlowResult, OptionsFlowWithReload
+from homeassistant.config_entries import (
+    SOURCE_HASSIO,
+    ConfigFlowResult,
+    OptionsFlowWithReload,
+)
 from homeassistant.helpers.selector import (
     SelectSelector,
     SelectSelectorConfig,
@@ -41,7 +45,7 @@ def _window(text: str | None) -> tuple[str, str] | None:
 
 
 def _clock(value: str) -> str:
-    """A time selector's `HH:MM:SS` as the API's `HH:MM`."""
+    """Return a time selector's `HH:MM:SS` as the API's `HH:MM`."""
     return value[:5]
 
 
@@ -55,8 +59,10 @@ def _select(options: list[str], key: str, *, multiple: bool = False) -> SelectSe
 
 
 class CycletrackOptionsFlow(OptionsFlowWithReload):
-    """What the integration shows (the history page in the sidebar), and the service's
-    household-wide quiet hours and each configured person's kinds, quiet hours and language.
+    """What the integration shows, and the service's household settings.
+
+    The history page in the sidebar; the household-wide quiet hours and each configured
+    person's kinds, quiet hours and language.
 
     The service keeps those (the history database, over its configuration) and applies a
     change at once; each appliance's settings are its own number and switch entities.
@@ -69,10 +75,11 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
 
     @property
     def _client(self) -> CycletrackClient:
-        return self.config_entry.runtime_data.client
+        client: CycletrackClient = self.config_entry.runtime_data.client
+        return client
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """A menu: the sidebar, and (when the service has them) quiet hours and the people."""
+        """Return a menu: the sidebar, and (when the service has them) quiet hours and the people."""
         try:
             self._household = await self._client.async_get_household()
         except ApiError as err:
@@ -90,7 +97,7 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
         return self.async_show_menu(step_id="init", menu_options=options)
 
     async def async_step_sidebar(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """The history page as a sidebar panel."""
+        """Return the history page as a sidebar panel."""
         if user_input is not None:
             return self.async_create_entry(data={**self.config_entry.options, **user_input})
         default = self.config_entry.options.get(CONF_PANEL, self.config_entry.source != SOURCE_HASSIO)
@@ -100,7 +107,7 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
         )
 
     async def async_step_quiet_hours(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """The household's quiet hours: on or off, from and until."""
+        """Show the household's quiet hours: on or off, from and until."""
         assert self._household is not None
         errors: dict[str, str] = {}
         placeholders = {"message": ""}
@@ -189,7 +196,7 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
 
 
 def _person_changes(user_input: dict[str, Any]) -> dict[str, Any]:
-    """The person form as the API's keys."""
+    """Return the person form as the API's keys."""
     quiet = user_input[CONF_QUIET]
     language = user_input[CONF_LANGUAGE]
     return {

@@ -44,7 +44,7 @@ class HistoryProxyView(HomeAssistantView):
         self._hass = hass
 
     async def get(self, request: web.Request, token: str, path: str) -> web.StreamResponse:
-        """The service's page at `path`."""
+        """Return the service's page at `path`."""
         tokens: dict[str, str] = self._hass.data.get(DATA_TOKENS, {})
         entry_id = next((e for e, t in tokens.items() if secrets.compare_digest(t, token)), None)
         entry = self._hass.config_entries.async_get_entry(entry_id) if entry_id else None
@@ -67,7 +67,7 @@ class HistoryProxyView(HomeAssistantView):
 
 
 def panel_url(hass: HomeAssistant, entry: CycletrackConfigEntry) -> str | None:
-    """The panel's iframe URL, while the entry shows one."""
+    """Return the panel's iframe URL, while the entry shows one."""
     token = hass.data.get(DATA_TOKENS, {}).get(entry.entry_id)
     return f"{HISTORY_VIEW_PREFIX}/{token}/" if token else None
 

@@ -18,7 +18,11 @@ from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .const import CYCLE_STATES
 from .coordinator import CycletrackConfigEntry, CycletrackCoordinator
-from .entity import CycletrackServiceEntity, DescribedApplianceEntity, async_add_appliance_entities
+from .entity import (
+    CycletrackServiceEntity,
+    DescribedApplianceEntity,
+    async_add_appliance_entities,
+)
 from .models import Appliance, ServiceInfo
 
 PARALLEL_UPDATES = 0

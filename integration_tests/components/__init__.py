@@ -1,0 +1,1 @@
+"""Tests of custom components, as Home Assistant lays them out."""

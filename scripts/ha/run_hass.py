@@ -18,7 +18,8 @@ Home Assistant 2026.x's HTTP client resolves names through an mDNS resolver that
 UDP 5353 on every interface (multicast, beyond 127.0.0.1) as soon as any integration
 makes a client session. For the tests that is swapped for aiohttp's plain resolver
 (see without_mdns): hass then runs in this script's child process (same `hass` entry
-point, `homeassistant.__main__.main`) instead of being exec'ed.
+point, `homeassistant.__main__.main`) instead of being exec'ed; there Home Assistant's
+deprecation reports for custom integrations are made errors (fatal_deprecations.py).
 """
 from __future__ import annotations
 
@@ -109,6 +110,13 @@ def run_hass(arguments: list[str]) -> None:
     """In the child: runs hass, in-process when its resolver had to be swapped."""
     if without_mdns():
         from homeassistant.__main__ import main as hass_main
+
+        # Deprecated uses by custom integrations (cycletrack's, the stand-ins) fail here as
+        # they will in the release that breaks them (fatal_deprecations.py).
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import fatal_deprecations
+
+        fatal_deprecations.install()
 
         sys.argv = [arguments[0], *arguments[1:]]
         try:

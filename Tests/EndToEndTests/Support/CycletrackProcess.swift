@@ -36,6 +36,11 @@ final class CycletrackProcess: @unchecked Sendable {
     private var errData = Data()
     private var outData = Data()
 
+    /// A child a test left running (it threw before stopping it) goes with it: SIGTERM.
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
     init(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil, stdin: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments

@@ -472,7 +472,8 @@ final class HomeAssistantProcess: @unchecked Sendable {
             else {
                 throw HomeAssistantTestError("supernotify_calls.jsonl line \(index + 1) is not a call record")
             }
-            return RecordedSupernotifyCall(receivedAt: received, data: data, failure: record["failure"] as? String)
+            return RecordedSupernotifyCall(receivedAt: received, data: data, failure: record["failure"] as? String,
+                                           delivered: record["delivered"] as? Bool ?? (record["failure"] is NSNull))
         }
     }
 

@@ -68,6 +68,8 @@ enum RecordedHistory {
             } else if kind != .end {
                 if let progress { extra.append("\"progress\":\(progress),\"progress_max\":100") }
                 if let finish { extra.append("\"chronometer\":true,\"when\":\(NumberText.int(finish.timeIntervalSince1970, .down) ?? 0)") }
+                // As SupernotifyBody writes a quiet update: without sound, alerting once.
+                if kind == .quiet { extra.append("\"silent\":true,\"alert_once\":true") }
             }
             let title = kind == .end ? "\(name) finished" : name
             let body = "{\"title\":\(JSONValue.quoted(title)),\"message\":\(JSONValue.quoted(message)),\"extra_data\":{\(extra.joined(separator: ","))}}"

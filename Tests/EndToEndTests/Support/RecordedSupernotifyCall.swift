@@ -9,6 +9,9 @@ struct RecordedSupernotifyCall: @unchecked Sendable {
     let data: [String: Any]
     /// nil, or "invalid" / "error" when the failure switch was on.
     let failure: String?
+    /// Whether it reached the phone: not failed, and not suppressed as a duplicate of one
+    /// delivered before (Supernotify's duplicate detection; `force_resend` bypasses it).
+    let delivered: Bool
 
     var receivedDate: Date? {
         let formatter = ISO8601DateFormatter()

@@ -11,11 +11,10 @@ from unittest.mock import patch
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 from homeassistant.const import CONF_API_KEY, CONF_URL, EVENT_STATE_CHANGED
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
-
-from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 
 from .service_under_test import ServiceUnderTest, StandInService
 
@@ -42,7 +41,7 @@ def fast_reconnect() -> None:
 
 @pytest.fixture
 def home_connect_device(hass: HomeAssistant) -> dr.DeviceEntry:
-    """A dishwasher that Home Connect (another integration) registered."""
+    """Return a dishwasher that Home Connect (another integration) registered."""
     entry = MockConfigEntry(domain="home_connect", title="Home Connect")
     entry.add_to_hass(hass)
     return dr.async_get(hass).async_get_or_create(
@@ -62,8 +61,10 @@ def _real_binary() -> str | None:
 async def service(
     request: pytest.FixtureRequest, socket_enabled: None, home_connect_device: dr.DeviceEntry
 ) -> AsyncIterator[ServiceUnderTest]:
-    """The service under test, on 127.0.0.1: the contract stand-in, and the real
-    `cycletrack` binary when $CYCLETRACK_BIN names it."""
+    """Return the service under test, on 127.0.0.1.
+
+    The contract stand-in, and the real `cycletrack` binary when $CYCLETRACK_BIN names it.
+    """
     if request.param == "stand-in":
         under_test: ServiceUnderTest = StandInService(home_connect_device.id)
     else:
@@ -79,7 +80,7 @@ async def service(
 
 @pytest.fixture
 def stand_in(service: ServiceUnderTest) -> StandInService:
-    """Tests that drive what only the stand-in can (service counts, vanished appliances)."""
+    """Return the contract stand-in; skip on the real service (for what only the stand-in drives)."""
     if not isinstance(service, StandInService):
         pytest.skip("drives the contract stand-in directly (the real service gets there only through real cycles)")
     return service
@@ -87,7 +88,7 @@ def stand_in(service: ServiceUnderTest) -> StandInService:
 
 @pytest.fixture
 def real_service(service: ServiceUnderTest) -> RealService:
-    """Tests of the calls the service makes (the stand-in makes none)."""
+    """Return the real service; skip on the stand-in (for the calls only the real service makes)."""
     from .real_service import RealService  # noqa: PLC0415
 
     if not isinstance(service, RealService):
@@ -97,7 +98,7 @@ def real_service(service: ServiceUnderTest) -> RealService:
 
 @pytest.fixture
 def mock_config_entry(hass: HomeAssistant, service: ServiceUnderTest) -> MockConfigEntry:
-    """An entry for the service, added to HA, not set up."""
+    """Return an entry for the service, added to HA, not set up."""
     entry = MockConfigEntry(
         domain=DOMAIN,
         title="cycletrack",
@@ -111,7 +112,7 @@ def mock_config_entry(hass: HomeAssistant, service: ServiceUnderTest) -> MockCon
 
 @pytest.fixture
 async def loaded_entry(hass: HomeAssistant, mock_config_entry: MockConfigEntry) -> MockConfigEntry:
-    """The entry, set up, its stream followed."""
+    """Return the entry, set up, its stream followed."""
     assert await hass.config_entries.async_setup(mock_config_entry.entry_id)
     await hass.async_block_till_done()
     return mock_config_entry

@@ -29,7 +29,7 @@ BOOL_KEYS = {"notify_start", "notify_progress", "notify_end", "live_activity"}
 
 
 def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -> dict[str, Any]:
-    """An idle appliance with the service's default settings."""
+    """Return an idle appliance with the service's default settings."""
     return {
         "id": appliance_id,
         "name": name,
@@ -56,12 +56,12 @@ def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -
 
 
 def error(status: int, code: str, message: str) -> web.Response:
-    """The contract's error body."""
+    """Return the contract's error body."""
     return web.json_response({"error": code, "message": message}, status=status)
 
 
 def settings_error(body: Any) -> str | None:
-    """What is wrong with a PATCH body, naming the key; None when it is good."""
+    """Return what is wrong with a PATCH body, naming the key; None when it is good."""
     if not isinstance(body, dict):
         return "body: expected a JSON object"
     for key, value in body.items():
@@ -95,7 +95,7 @@ class ContractServer:
     """The API's state, its HTTP server and its open event streams."""
 
     def __init__(self, appliances: list[dict[str, Any]], daily_push_limit: int = 400) -> None:
-        """A service with these appliances, a fresh key and instance id."""
+        """Return a service with these appliances, a fresh key and instance id."""
         self.api_key = secrets.token_hex(32)
         self.instance_id = str(uuid.uuid4())
         self.service: dict[str, Any] = {

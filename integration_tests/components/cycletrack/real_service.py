@@ -30,7 +30,7 @@ _QUOTED_ID = re.compile(r'"([a-z_]+\.[a-z0-9_]+)"')
 
 
 def free_port() -> int:
-    """A loopback port free now (the service keeps it across restarts)."""
+    """Return a loopback port free now (the service keeps it across restarts)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -136,7 +136,7 @@ class RealService:
             await self.ha.start()
             self._make_appliances()
             self._write_config()
-        log = open(self.directory / "cycletrack.log", "ab")  # noqa: SIM115 - the child keeps it
+        log = await asyncio.to_thread(open, self.directory / "cycletrack.log", "ab")  # the child keeps it
         self._process = await asyncio.create_subprocess_exec(
             self.binary, "run", "--config", str(self.directory / "cycletrack.json"),
             stdout=log, stderr=log, env={**os.environ, "CYCLETRACK_LOG": "info"},
@@ -157,7 +157,7 @@ class RealService:
         await self.ha.stop()
 
     async def start_cycle(self, appliance_id: str, program: str, progress: int) -> None:
-        """The appliance runs."""
+        """Make the appliance run."""
         name = self._entity[appliance_id]
         finish = dt_util.utcnow().replace(microsecond=0) + dt_util.dt.timedelta(hours=2)
         self.ha.set_state(f"sensor.{name}_program_finish_time", finish.isoformat(), dc="timestamp")
@@ -165,21 +165,21 @@ class RealService:
         self.ha.set_state(f"sensor.{name}_operation_state", "run", dc="enum")
 
     async def set_progress(self, appliance_id: str, progress: int) -> None:
-        """The appliance's progress entity moves."""
+        """Move the appliance's progress entity."""
         self.ha.set_state(f"sensor.{self._entity[appliance_id]}_program_progress", str(progress), unit="%")
 
     async def finish_cycle(self, appliance_id: str) -> None:
-        """The appliance's operation state says finished."""
+        """Make the appliance's operation state say finished."""
         self.ha.set_state(f"sensor.{self._entity[appliance_id]}_operation_state", "finished", dc="enum")
 
     async def ended_activities(self, appliance_id: str) -> int:
-        """Clears the service sent for the appliance (its Live Activity ended)."""
+        """Return the clears the service sent for the appliance (its Live Activity ended)."""
         tag = f"appliance_{appliance_id}"
         text = [json.dumps(call["data"]) for call in self.ha.calls if call["service"] == "supernotify/notify"]
         return sum(1 for body in text if tag in body and '"mobile_push_clear_notification": true' in body)
 
     def live_calls(self, appliance_id: str) -> list[dict[str, Any]]:
-        """The Supernotify calls for the appliance's Live Activity so far."""
+        """Return the Supernotify calls for the appliance's Live Activity so far."""
         tag = f"appliance_{appliance_id}"
         return [
             call["data"] for call in self.ha.calls

@@ -37,13 +37,13 @@ class ServiceUnderTest(Protocol):
         """Stop for good, with whatever stands in for Home Assistant."""
 
     async def start_cycle(self, appliance_id: str, program: str, progress: int) -> None:
-        """An appliance starts a program."""
+        """Start a program on an appliance."""
 
     async def set_progress(self, appliance_id: str, progress: int) -> None:
-        """A running cycle advances."""
+        """Advance a running cycle."""
 
     async def finish_cycle(self, appliance_id: str) -> None:
-        """A running cycle finishes."""
+        """Finish a running cycle."""
 
     async def ended_activities(self, appliance_id: str) -> int:
         """How many times the Live Activity was ended on request."""
@@ -66,7 +66,7 @@ class StandInService:
     own_appliance = OWN
 
     def __init__(self, linked_device_id: str | None) -> None:
-        """A dishwasher on the given HA device and a dryer of its own."""
+        """Return a dishwasher on the given HA device and a dryer of its own."""
         self.server = ContractServer(
             [
                 appliance_body(LINKED, "Dishwasher", device_id=linked_device_id),
@@ -108,11 +108,11 @@ class StandInService:
         self.server.publish("cycle_started", {"appliance": appliance_id, "program": program, "at": at})
 
     async def set_progress(self, appliance_id: str, progress: int) -> None:
-        """The appliance with its new progress."""
+        """Return the appliance with its new progress."""
         self.server.update_appliance(appliance_id, progress=progress)
 
     async def finish_cycle(self, appliance_id: str) -> None:
-        """The appliance finished, with its last cycle, then cycle_ended."""
+        """Return the appliance finished, with its last cycle, then cycle_ended."""
         appliance = self.server.appliances[appliance_id]
         last = {
             "outcome": "finished",
@@ -138,5 +138,5 @@ class StandInService:
         )
 
     async def ended_activities(self, appliance_id: str) -> int:
-        """The end_activity calls the stand-in accepted."""
+        """Return the end_activity calls the stand-in accepted."""
         return self.server.ended_activities.count(appliance_id)

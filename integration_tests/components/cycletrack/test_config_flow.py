@@ -8,13 +8,12 @@ import socket
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 from homeassistant.config_entries import SOURCE_HASSIO, SOURCE_USER, ConfigEntryState
 from homeassistant.const import CONF_API_KEY, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers.service_info.hassio import HassioServiceInfo
-
-from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 
 from .conftest import wait_until
 from .contract_server import ContractServer, appliance_body
@@ -24,14 +23,14 @@ WRONG_KEY = "0" * 64
 
 
 def closed_port() -> int:
-    """A loopback port nothing listens on (bound, then closed)."""
+    """Return a loopback port nothing listens on (bound, then closed)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
 def discovery(service: ServiceUnderTest, api_key: str | None = None) -> HassioServiceInfo:
-    """What the Supervisor hands over when the add-on announces itself."""
+    """Return what the Supervisor hands over when the add-on announces itself."""
     host, port = service.url.removeprefix("http://").split(":")
     return HassioServiceInfo(
         config={"host": host, "port": int(port), "api_key": api_key or service.api_key},
@@ -238,8 +237,10 @@ async def test_reconfigure(
 
 
 async def test_options_panel(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
-    """The history page as a sidebar panel: the menu's first entry (the form at once
-    for a service without the household API, as the contract stand-in is)."""
+    """The history page as a sidebar panel: the menu's first entry.
+
+    The form comes at once for a service without the household API, as the contract stand-in is.
+    """
     result = await hass.config_entries.options.async_init(loaded_entry.entry_id)
     if result["type"] is FlowResultType.MENU:
         result = await hass.config_entries.options.async_configure(result["flow_id"], {"next_step_id": "sidebar"})

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.cycletrack.const import DOMAIN
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr, entity_registry as er
-
-from custom_components.cycletrack.const import DOMAIN
 
 from .conftest import wait_until
 from .contract_server import appliance_body
@@ -36,8 +35,10 @@ async def test_appliance_found_on_a_device_leaves_its_own(
     loaded_entry: MockConfigEntry,
     home_connect_device: dr.DeviceEntry,
 ) -> None:
-    """The dryer turns out to be a Home Connect device (discovery found it): after the
-    reload its entities are on that device and its own device is gone."""
+    """The dryer turns out to be a Home Connect device (discovery found it).
+
+    After the reload its entities are on that device and its own device is gone.
+    """
     devices = dr.async_get(hass)
     entities = er.async_get(hass)
     unique_id = f"{stand_in.instance_id}_{stand_in.own_appliance}_cycle_state"
@@ -62,9 +63,11 @@ async def test_device_found_while_loaded_moves_the_entities(
     loaded_entry: MockConfigEntry,
     home_connect_device: dr.DeviceEntry,
 ) -> None:
-    """Discovery finds the dryer's device while the entry runs (the service started before
-    Home Assistant and discovered again later): the entry reloads by itself and the
-    dryer's entities move onto that device; its own device is gone."""
+    """Discovery finds the dryer's device while the entry runs.
+
+    The service started before Home Assistant and discovered again later: the entry reloads
+    by itself and the dryer's entities move onto that device; its own device is gone.
+    """
     devices = dr.async_get(hass)
     entities = er.async_get(hass)
     unique_id = f"{stand_in.instance_id}_{stand_in.own_appliance}_cycle_state"

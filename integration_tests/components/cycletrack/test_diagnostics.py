@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
-from pytest_homeassistant_custom_component.components.diagnostics import get_diagnostics_for_config_entry
+from pytest_homeassistant_custom_component.components.diagnostics import (
+    get_diagnostics_for_config_entry,
+)
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
 from homeassistant.core import HomeAssistant

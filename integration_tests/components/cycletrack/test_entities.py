@@ -5,14 +5,19 @@ from __future__ import annotations
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.cycletrack.const import DOMAIN
 from homeassistant.components.button import SERVICE_PRESS
 from homeassistant.components.number import ATTR_VALUE, SERVICE_SET_VALUE
-from homeassistant.const import ATTR_ENTITY_ID, SERVICE_TURN_OFF, STATE_OFF, STATE_ON, STATE_UNAVAILABLE
+from homeassistant.const import (
+    ATTR_ENTITY_ID,
+    SERVICE_TURN_OFF,
+    STATE_OFF,
+    STATE_ON,
+    STATE_UNAVAILABLE,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import device_registry as dr, entity_registry as er
-
-from custom_components.cycletrack.const import DOMAIN
 
 from .conftest import wait_until
 from .real_service import RealService
@@ -41,7 +46,7 @@ APPLIANCE_KEYS = {
 
 
 def entity_id(hass: HomeAssistant, service: ServiceUnderTest, platform: str, appliance: str, key: str) -> str:
-    """The entity id registered for `<instance_id>_<appliance_id>_<key>`."""
+    """Return the entity id registered for `<instance_id>_<appliance_id>_<key>`."""
     unique_id = f"{service.instance_id}_{appliance}_{key}"
     found = er.async_get(hass).async_get_entity_id(platform, DOMAIN, unique_id)
     assert found is not None, f"no {platform} entity with unique id {unique_id}"

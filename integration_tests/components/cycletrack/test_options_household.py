@@ -16,12 +16,11 @@ import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
+from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 from homeassistant.const import CONF_API_KEY, CONF_URL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
-
-from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 
 PEOPLE = {
     "quiet_hours": "22:00-07:00",
@@ -33,7 +32,7 @@ PEOPLE = {
 async def people_service(
     socket_enabled: None, tmp_path: Path, home_connect_device: dr.DeviceEntry
 ) -> AsyncIterator[Any]:
-    """The real service with quiet hours and Alice and Bob configured."""
+    """Return the real service with quiet hours and Alice and Bob configured."""
     binary = os.environ.get("CYCLETRACK_BIN")
     if not binary:
         pytest.skip("the real service: set CYCLETRACK_BIN to a built cycletrack binary (swift build --product cycletrack)")
@@ -47,7 +46,7 @@ async def people_service(
 
 @pytest.fixture
 async def people_entry(hass: HomeAssistant, people_service: Any) -> MockConfigEntry:
-    """The entry for that service, set up."""
+    """Return the entry for that service, set up."""
     entry = MockConfigEntry(
         domain=DOMAIN, title="cycletrack", unique_id=people_service.instance_id,
         data={CONF_URL: people_service.url, CONF_API_KEY: people_service.api_key}, options={CONF_PANEL: True},
@@ -68,7 +67,7 @@ async def household(service: Any) -> dict[str, Any]:
 
 
 async def open_menu(hass: HomeAssistant, entry: MockConfigEntry, step: str) -> dict[str, Any]:
-    """The options menu, then `step`."""
+    """Return the options menu, then `step`."""
     result = await hass.config_entries.options.async_init(entry.entry_id)
     assert result["type"] is FlowResultType.MENU
     assert result["menu_options"] == ["sidebar", "quiet_hours", "people"]

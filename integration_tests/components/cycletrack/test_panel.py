@@ -5,12 +5,11 @@ from __future__ import annotations
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
+from custom_components.cycletrack.const import CONF_PANEL
+from custom_components.cycletrack.panel import panel_url
 from homeassistant.components.frontend import DATA_PANELS
 from homeassistant.core import HomeAssistant
 from homeassistant.setup import async_setup_component
-
-from custom_components.cycletrack.const import CONF_PANEL
-from custom_components.cycletrack.panel import panel_url
 
 from .service_under_test import ServiceUnderTest
 

@@ -1,15 +1,16 @@
-"""Repair issues: daily limit nearly used, Supernotify missing, an appliance gone."""
+"""Repair issues (daily limit nearly used, Supernotify missing), and an appliance gone removed."""
 
 from __future__ import annotations
 
 from pytest_homeassistant_custom_component.common import MockConfigEntry
-from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
-
-from homeassistant.core import HomeAssistant, ServiceCall
-from homeassistant.helpers import entity_registry as er, issue_registry as ir
-from homeassistant.setup import async_setup_component
 
 from custom_components.cycletrack.const import DOMAIN
+from homeassistant.core import HomeAssistant, ServiceCall
+from homeassistant.helpers import (
+    device_registry as dr,
+    entity_registry as er,
+    issue_registry as ir,
+)
 
 from .conftest import wait_until
 from .service_under_test import StandInService
@@ -49,41 +50,37 @@ async def test_supernotify_missing(hass: HomeAssistant, stand_in: StandInService
     assert issues.async_get_issue(DOMAIN, "supernotify_missing") is None
 
 
-async def test_appliance_gone_and_removed(
+async def test_appliance_gone_is_removed(
     hass: HomeAssistant,
-    hass_client: ClientSessionGenerator,
     stand_in: StandInService,
     loaded_entry: MockConfigEntry,
 ) -> None:
-    """An appliance the service no longer has: unavailable, an issue; its fix removes the entities."""
+    """An appliance the service no longer has goes: its entities and its own device (stale-devices)."""
     entities = er.async_get(hass)
+    devices = dr.async_get(hass)
     gone = stand_in.own_appliance
     unique_id = f"{stand_in.instance_id}_{gone}_cycle_state"
     state_id = entities.async_get_entity_id("sensor", DOMAIN, unique_id)
     assert state_id is not None
+    own_device = entities.async_get(state_id).device_id
+    assert own_device is not None
+    kept_id = entities.async_get_entity_id("sensor", DOMAIN, f"{stand_in.instance_id}_{stand_in.linked_appliance}_cycle_state")
+    assert kept_id is not None
 
     # The service restarts without it: the snapshot after reconnecting lacks it.
     await stand_in.stop()
     del stand_in.server.appliances[gone]
     await stand_in.start()
     await wait_until(
-        hass, lambda: hass.states.get("sensor.dishwasher_cycle_state").state == "idle" and
-        hass.states.get(state_id).state == "unavailable", "dryer unavailable, dishwasher back",
+        hass, lambda: hass.states.get(kept_id).state == "idle" and entities.async_get(state_id) is None,
+        "the dishwasher back, the dryer's entities gone",
     )
-    issue_id = f"appliance_missing_{loaded_entry.entry_id}_{gone}"
-    issue = ir.async_get(hass).async_get_issue(DOMAIN, issue_id)
-    assert issue is not None
-    assert issue.is_fixable
+    assert devices.async_get(own_device) is None
+    assert not [
+        entry for entry in er.async_entries_for_config_entry(entities, loaded_entry.entry_id)
+        if entry.unique_id.startswith(f"{stand_in.instance_id}_{gone}_")
+    ]
+    assert not [issue for (domain, issue) in ir.async_get(hass).issues if domain == DOMAIN and gone in issue]
+    # The appliance on Home Connect's device keeps its entities, and the device stays.
+    assert entities.async_get(kept_id) is not None
 
-    assert await async_setup_component(hass, "repairs", {})
-    client = await hass_client()
-    response = await client.post("/api/repairs/issues/fix", json={"handler": DOMAIN, "issue_id": issue_id})
-    assert response.status == 200
-    flow = await response.json()
-    assert flow["step_id"] == "confirm"
-    response = await client.post(f"/api/repairs/issues/fix/{flow['flow_id']}", json={})
-    assert response.status == 200
-    assert (await response.json())["type"] == "create_entry"
-
-    assert entities.async_get_entity_id("sensor", DOMAIN, unique_id) is None
-    assert ir.async_get(hass).async_get_issue(DOMAIN, issue_id) is None

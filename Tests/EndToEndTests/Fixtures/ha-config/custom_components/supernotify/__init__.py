@@ -10,7 +10,23 @@ action refuses it: HA answers 400 and logs why. Validation never changes the dat
 what is recorded is what was sent: each accepted call is appended as one JSON line to
 ``<config dir>/supernotify_calls.jsonl``:
 
-    {"received_at": "<ISO 8601 UTC>", "data": {<the call's data>}, "failure": null}
+    {"received_at": "<ISO 8601 UTC>", "data": {<the call's data>}, "failure": null,
+     "delivered": true, "suppressed": null}
+
+Duplicate detection as Supernotify documents it (docs/configuration/dupe_detection.md, the
+default policy ``dupe_policy_message_title_same_or_lower_priority``; messages fingerprinted
+against double delivery since 2.13): a call whose title and message, stripped of digits and
+punctuation, equal those of one delivered within the time to live is a duplicate and
+does not reach the phone, unless it has a higher priority or ``force_resend: true``
+(top-level since Supernotify 2.6; also taken in ``data`` as before). A call that failed
+(the failure switch) delivered nothing and leaves no fingerprint. Each recorded line says
+whether the call reached the phone: ``"delivered": true`` or ``false`` with
+``"suppressed": "duplicate"``. The time to live is the seconds in
+``<config dir>/supernotify_dupe_ttl``, else 3600 (longer than any test, so every repeat
+inside one is a duplicate).
+
+Not modelled: 2.14's repairs for a phone whose Companion app was removed (a stand-in has
+no phones to lose).
 
 Also registers ``supernotify.enquire_configuration`` (response only), answering as
 the real Supernotify does, an object whose ``delivery`` maps each configured delivery's
@@ -29,6 +45,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 import json
 import os
+import re
+import time
 
 import voluptuous as vol  # on HA 2026.x this is probatio, which HA installs under this name
 
@@ -41,6 +59,9 @@ DOMAIN = "supernotify"
 CALLS_FILE = "supernotify_calls.jsonl"
 FAIL_FILE = "supernotify_fail"
 DELIVERIES_FILE = "supernotify_deliveries"
+DUPE_TTL_FILE = "supernotify_dupe_ttl"
+DEFAULT_DUPE_TTL = 3600.0
+PRIORITIES = {"minimum": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
 
 CONFIG_SCHEMA = cv.empty_config_schema(DOMAIN)
 TEXT = vol.Any(None, str)
@@ -88,6 +109,31 @@ def _read_deliveries(path: str) -> list[str]:
         return ["mobile_push", "plain_email"]
 
 
+def _read_ttl(path: str) -> float:
+    try:
+        with open(path, encoding="utf-8") as ttl:
+            return float(ttl.read().strip())
+    except FileNotFoundError:
+        return DEFAULT_DUPE_TTL
+
+
+def _fingerprint(data: dict) -> tuple[str, str]:
+    """Title and message without digits and punctuation, as Supernotify compares them."""
+    def strip(text: object) -> str:
+        return re.sub(r"[\d\W_]+", "", str(text or ""))
+    return strip(data.get("title")), strip(data.get("message"))
+
+
+def _priority(data: dict) -> int:
+    value = data.get("priority", "medium")
+    return value if isinstance(value, int) else PRIORITIES.get(value, 2)
+
+
+def _forced(data: dict) -> bool:
+    inner = data.get("data") or {}
+    return data.get("force_resend") is True or (isinstance(inner, dict) and inner.get("force_resend") is True)
+
+
 def _append(path: str, line: str) -> None:
     with open(path, "a", encoding="utf-8") as calls:
         calls.write(line + "\n")
@@ -99,10 +145,25 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     calls_path = hass.config.path(CALLS_FILE)
     fail_path = hass.config.path(FAIL_FILE)
 
+    ttl_path = hass.config.path(DUPE_TTL_FILE)
+    # fingerprint -> (when delivered, its priority)
+    delivered: dict[tuple[str, str], tuple[float, int]] = {}
+
     async def notify(call: ServiceCall) -> None:
         received_at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         failure = await hass.async_add_executor_job(_read_failure, fail_path)
-        record = {"received_at": received_at, "data": dict(call.data), "failure": failure}
+        data = dict(call.data)
+        suppressed = None
+        if failure is None:
+            ttl = await hass.async_add_executor_job(_read_ttl, ttl_path)
+            now, key, priority = time.monotonic(), _fingerprint(data), _priority(data)
+            seen = delivered.get(key)
+            if seen is not None and now - seen[0] < ttl and priority <= seen[1] and not _forced(data):
+                suppressed = "duplicate"
+            else:
+                delivered[key] = (now, priority)
+        record = {"received_at": received_at, "data": data, "failure": failure,
+                  "delivered": failure is None and suppressed is None, "suppressed": suppressed}
         line = json.dumps(record, ensure_ascii=False, default=str)
         await hass.async_add_executor_job(_append, calls_path, line)
         if failure == "invalid":
