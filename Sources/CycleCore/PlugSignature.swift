@@ -1,0 +1,114 @@
+import FoundationEssentials
+
+/// What kind of appliance a smart plug follows, read from its name as the icon is
+/// (docs/PLUGS.md, "The kinds"): it chooses how a rest inside a cycle is told from the end.
+public enum PlugKind: String, Sendable, Codable, CaseIterable {
+    case washer
+    case dryer
+    case dishwasher
+    case washerDryer = "washer_dryer"
+    /// Anything else (a kettle, an oven): the washer's rules.
+    case other
+
+    /// From the appliance's id and name (English and German words); `other` when neither says.
+    public static func of(id: String, name: String) -> PlugKind {
+        let text = (id + " " + name).lowercased()
+        let has: ([String]) -> Bool = { words in words.contains { text.contains($0) } }
+        if has(["dish", "geschirr", "spül"]) { return .dishwasher }
+        let washes = has(["wash", "wasch"])
+        let dries = has(["dry", "dries", "trockn"])
+        if washes && dries { return .washerDryer }
+        if washes { return .washer }
+        if dries { return .dryer }
+        return .other
+    }
+
+    /// How long a rest above standby (a soak, a pause, drying) may last inside a cycle of a
+    /// plug that has learned no rest of its own yet.
+    var defaultRestSeconds: Double {
+        switch self {
+        case .dishwasher: 2400  // drying, silent or at 0.5-1 W, up to 35 minutes
+        case .dryer: 300  // a dryer doesn't rest: cooling down is a load
+        case .washer, .washerDryer, .other: 540  // soaks of up to 7 minutes
+        }
+    }
+
+    /// The least a rest above standby may last inside a cycle, whatever was learned.
+    var shortestRestWait: Double { self == .dishwasher ? 600 : defaultRestSeconds }
+}
+
+/// What a smart plug has shown of itself (docs/PLUGS.md, "What cycletrack learns"):
+/// its standby level from the readings between cycles, how often it reports, and the
+/// rests inside its finished cycles. Learned as readings come (it is part of the
+/// appliance's saved state, so it survives a restart) and shown by `cycletrack check`.
+public struct PlugSignature: Sendable, Codable, Equatable {
+    /// The mean power between cycles, in watts (time-weighted, over about the last half hour
+    /// of idle readings); nil before the first idle reading.
+    public internal(set) var standbyWatts: Double?
+    /// Seconds between two readings, as the plug reports while something happens.
+    public internal(set) var intervalSeconds: Double?
+    /// Finished cycles seen.
+    public internal(set) var cycles = 0
+    /// The longest rest followed by more of the cycle, in each of the latest cycles (newest last).
+    public internal(set) var rests: [Double] = []
+    /// Whether the latest finished cycle ended with a pump-out after a silent rest (a dishwasher).
+    public internal(set) var pumpOut: Bool?
+
+    public init() {}
+
+    /// How many cycles' rests count.
+    static let keptRests = 10
+    /// How fast the standby level follows the idle readings.
+    static let standbySeconds: Double = 1800
+
+    /// The longest rest of the latest cycles, if one was seen.
+    public var longestRest: Double? { rests.max() }
+
+    /// Takes one idle reading's mean level `watts`, held for `seconds`.
+    mutating func idle(_ watts: Double, for seconds: Double) {
+        guard let standby = standbyWatts else {
+            standbyWatts = watts
+            return
+        }
+        let held = max(0, seconds)
+        let weight = held / (held + Self.standbySeconds)
+        standbyWatts = standby + (watts - standby) * weight
+    }
+
+    /// Takes the time since the previous reading.
+    mutating func gap(_ seconds: Double) {
+        guard seconds > 0 else { return }
+        let gap = min(seconds, 120)
+        intervalSeconds = intervalSeconds.map { $0 + (gap - $0) * 0.1 } ?? gap
+    }
+
+    /// A cycle finished with `rest` its longest rest followed by more of it.
+    mutating func finished(rest: Double?, pumpOut: Bool) {
+        cycles += 1
+        if let rest, rest > 0 { rests = Array((rests + [rest]).suffix(Self.keptRests)) }
+        self.pumpOut = pumpOut
+    }
+}
+
+/// The power levels a plug's readings are read against, from its settings and signature.
+struct PlugLevels: Equatable {
+    /// At or below: the appliance is at standby (off, or its display only).
+    var standby: Double
+    /// Above: the appliance draws something (a start may be under way).
+    var active: Double
+    /// A mean below: the appliance rests; a reading at or above: a load.
+    var rest: Double
+    /// A reading at or above: the appliance works (a motor, a pump, a heater).
+    var work: Double
+    /// Seconds of readings the mean is taken over.
+    var window: Double
+
+    init(_ settings: PowerSettings, _ signature: PlugSignature) {
+        let level = signature.standbyWatts ?? 0
+        standby = max(settings.zeroWatts, level * 1.5 + 0.3)
+        active = max(settings.onWatts, standby + 2)
+        rest = max(settings.offWatts * 5, standby + 5)
+        work = max(settings.onWatts * 6, rest * 2)
+        window = min(180, max(60, 3 * (signature.intervalSeconds ?? 20)))
+    }
+}
