@@ -45,6 +45,12 @@ extension PowerCycleDetector {
     /// A load in a rest ended short of `burst_seconds`: a burst. A dishwasher's after a
     /// long silent rest is its pump-out. A washer's turn keeps its rest going from there.
     mutating func burstOver(quietAt quiet: Date, _ kind: PlugKind) {
+        // A flicker of a few seconds (the display, a relay) is no work at all.
+        if loadHeld < Self.flickerSeconds {
+            self.loadSince = nil
+            loadQuietSince = nil
+            return
+        }
         if let loadSince, kind == .dishwasher, let before = quietSince,
            loadSince.timeIntervalSince(before) >= Self.pumpOutQuiet {
             pumpedOut = true
@@ -71,6 +77,7 @@ extension PowerCycleDetector {
         running = true
         transitionAt = since
         chainSince = nil
+        chainWorked = false
         longestRest = nil
         endedAt = nil
         burstsAfterEnd = 0
@@ -95,6 +102,7 @@ extension PowerCycleDetector {
         endedAt = time
         burstsAfterEnd = kind == .dryer ? restBursts : 0
         chainSince = nil
+        chainWorked = false
         lowSince = nil
         idleSince = nil
         restSince = nil

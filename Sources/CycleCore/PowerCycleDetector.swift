@@ -30,8 +30,10 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     /// The last reading: when, and its watts.
     var lastAt: Date?
     var lastWatts: Double?
-    /// While idle: the first reading of the stretch now above `active`.
+    /// While idle: the first reading of the stretch now above `active`, and whether a reading
+    /// of it was at `work`.
     var chainSince: Date?
+    var chainWorked = false
     /// When the last cycle ended, for telling its bursts from a new cycle.
     var endedAt: Date?
     /// While running: the first reading of the stretch now below `rest`.
@@ -46,6 +48,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     /// reading below `rest` after it.
     var loadSince: Date?
     var loadQuietSince: Date?
+    /// Seconds the load in a rest was at `rest` or above (its turns, not the gaps between them).
+    var loadHeld: Double = 0
     /// Bursts in the rest under way; whether one was a pump-out after a silent rest.
     var restBursts = 0
     var pumpedOut = false
@@ -57,6 +61,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
 
     /// A silent rest at least this long before a short load makes it a pump-out (a dishwasher's end).
     static let pumpOutQuiet: Double = 600
+    /// A load in a rest shorter than this is a flicker (the display, a relay), not a burst.
+    static let flickerSeconds: Double = 15
     /// How long a pump-out is followed by standby before the end is sure.
     static let pumpOutSettle: Double = 180
 
@@ -76,7 +82,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     func deadline(_ context: Context) -> Date? {
         let levels = PlugLevels(context.settings, signature)
         guard running else {
-            guard let chainSince, let lastWatts, lastWatts >= levels.work else { return nil }
+            guard let chainSince, chainWorked, let lastWatts, lastWatts > levels.active else { return nil }
             return chainSince.addingTimeInterval(startWait(context.settings))
         }
         guard let rest = restSince ?? lowSince else { return nil }
@@ -96,6 +102,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         guard let watts = observation.power else {
             // As for a state entity: what was under way doesn't carry over an outage.
             chainSince = nil
+            chainWorked = false
             lowSince = nil
             restSince = nil
             loadSince = nil
@@ -110,6 +117,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             let gap = at.timeIntervalSince(lastAt)
             if !running, chainSince == nil, lastWatts < levels.rest { signature.idle(lastWatts, for: gap) }
             if running || chainSince != nil { signature.gap(gap) }
+            if running, loadSince != nil, lastWatts >= levels.rest { loadHeld += gap }
         }
         lastAt = at
         lastWatts = watts
@@ -166,11 +174,13 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
                 burstsAfterEnd += 1
             }
             chainSince = nil
+            chainWorked = false
             return
         }
         let since = chainSince ?? at
         chainSince = since
-        if at.timeIntervalSince(since) >= startWait(settings), watts >= levels.work { start(at: since) }
+        if watts >= levels.work { chainWorked = true }
+        if at.timeIntervalSince(since) >= startWait(settings), chainWorked { start(at: since) }
     }
 
     /// A running cycle's reading: a rest begins, a load in it starts or ends, the cycle ends.
@@ -187,6 +197,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         }
         if watts >= levels.rest {
             if let quiet = loadQuietSince, at.timeIntervalSince(quiet) >= tolerance { burstOver(quietAt: quiet, context.kind) }
+            if loadSince == nil { loadHeld = 0 }
             let since = loadSince ?? at
             loadSince = since
             loadQuietSince = nil
@@ -227,6 +238,7 @@ extension PowerCycleDetector {
         lastWatts = try container.decodeIfPresent(Double.self, forKey: .lastWatts)
         chainSince = try container.decodeIfPresent(Date.self, forKey: .chainSince)
             ?? legacy.decodeIfPresent(Date.self, forKey: .aboveSince)
+        chainWorked = try container.decodeIfPresent(Bool.self, forKey: .chainWorked) ?? (chainSince != nil)
         endedAt = try container.decodeIfPresent(Date.self, forKey: .endedAt)
         lowSince = try container.decodeIfPresent(Date.self, forKey: .lowSince)
         restSince = try container.decodeIfPresent(Date.self, forKey: .restSince)
@@ -237,6 +249,7 @@ extension PowerCycleDetector {
         loadQuietSince = try container.decodeIfPresent(Date.self, forKey: .loadQuietSince)
         restBursts = try container.decodeIfPresent(Int.self, forKey: .restBursts) ?? 0
         pumpedOut = try container.decodeIfPresent(Bool.self, forKey: .pumpedOut) ?? false
+        loadHeld = try container.decodeIfPresent(Double.self, forKey: .loadHeld) ?? 0
         lastRaw = try container.decodeIfPresent([Role: String].self, forKey: .lastRaw) ?? [:]
         lastUnits = try container.decodeIfPresent([Role: String].self, forKey: .lastUnits) ?? [:]
     }
