@@ -17,6 +17,9 @@ public struct ApplianceTracker: Sendable {
         var power: PowerCycleDetector?
         /// An end notification or reminder waiting for quiet hours or presence; absent in older snapshots.
         var held: HeldNotice?
+
+        /// What a smart plug learned of itself (nil: not a plug).
+        public var plugSignature: PlugSignature? { power?.signature }
     }
 
     /// The appliance's settings, as given at creation or restore.

@@ -112,3 +112,17 @@ struct PlugLevels: Equatable {
         window = min(180, max(60, 3 * (signature.intervalSeconds ?? 20)))
     }
 }
+
+extension PlugSignature {
+    /// One line saying what was learned, for `cycletrack check`: the standby level, the
+    /// reporting interval, the finished cycles and their longest rest.
+    public func summary(kind: PlugKind) -> String {
+        var parts = ["kind \(kind.rawValue)"]
+        parts.append(standbyWatts.map { "standby \(NumberText.fixed($0, decimals: 1)) W" } ?? "standby not seen yet")
+        parts.append(intervalSeconds.map { "a reading every \(NumberText.fixed($0, decimals: 0)) s" } ?? "reporting interval not seen yet")
+        parts.append("\(cycles) cycle\(cycles == 1 ? "" : "s") seen")
+        if let longestRest { parts.append("longest rest \(NumberText.fixed(longestRest / 60, decimals: 1)) min") }
+        if let pumpOut { parts.append(pumpOut ? "ends with a pump-out" : "ends without a pump-out") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -175,6 +175,23 @@ struct CheckCommand {
                                             overrides: stored.overrides[appliance.id] ?? ApplianceOverrides())
             for row in rows { report.add("  \(appliance.id).\(row.key)", ok: true, "\(row.value) (\(row.source))") }
         }
+        addLearnedPlugs(appliances, database: database, into: &report)
+    }
+
+    /// One row per smart plug appliance: what it learned of itself (docs/PLUGS.md), as `run` last saved it.
+    private func addLearnedPlugs(_ appliances: [TrackedAppliance], database: String, into report: inout Report) {
+        let plugs = appliances.filter { $0.settings.profile == .plug }
+        guard !plugs.isEmpty else { return }
+        let store = FileManager.default.fileExists(atPath: database) ? try? HistoryStore(path: database, mode: .readOnly) : nil
+        for plug in plugs {
+            let kind = PlugKind.of(id: plug.id, name: plug.settings.name)
+            let learned = try? store.flatMap { store throws(StoreError) in
+                try CycleRecorder.savedPlugSignature(store, applianceID: plug.id)
+            }
+            let detail = (learned ?? nil)?.summary(kind: kind)
+                ?? "kind \(kind.rawValue), nothing learned yet (run has not followed it): the defaults for a new plug"
+            report.add("  \(plug.id) learned", ok: nil, detail)
+        }
     }
 
     /// Whether each name in `supernotify.mobile_deliveries` is a delivery Supernotify

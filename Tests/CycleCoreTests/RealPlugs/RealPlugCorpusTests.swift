@@ -27,6 +27,8 @@ struct RealPlugCorpusTests {
         var stored: [String]?
         var name: String
         var cycles: [TrueCycle]
+        /// Why a recording is still found wrong, when it is (a known issue).
+        var known: String?
         var testDescription: String { id }
     }
 
@@ -74,8 +76,15 @@ struct RealPlugCorpusTests {
     func eachRecordingsCyclesAreFoundRight(_ recording: Recording) throws {
         let result = try Self.replay(recording)
         let verdict = Self.judge(recording, result)
-        #expect(verdict.problems.isEmpty, "\(recording.id): \(verdict.problems.joined(separator: "; "))")
-        #expect(verdict.right == verdict.judged)
+        let check = {
+            #expect(verdict.problems.isEmpty, "\(recording.id): \(verdict.problems.joined(separator: "; "))")
+            #expect(verdict.right == verdict.judged)
+        }
+        if let known = recording.known {
+            withKnownIssue(Comment(rawValue: known)) { check() }
+        } else {
+            check()
+        }
     }
 
     /// The corpus result, printed, and the README's "Measured" row that states it.
