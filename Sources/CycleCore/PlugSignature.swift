@@ -75,11 +75,12 @@ public struct PlugSignature: Sendable, Codable, Equatable {
         standbyWatts = standby + (watts - standby) * weight
     }
 
-    /// Takes the time since the previous reading.
+    /// Takes the time since the previous reading. Only gaps of up to 90 s count: a plug that
+    /// reports on change says nothing while the power holds, which is no interval.
     mutating func gap(_ seconds: Double) {
-        guard seconds > 0 else { return }
-        let gap = min(seconds, 120)
-        intervalSeconds = intervalSeconds.map { $0 + (gap - $0) * 0.1 } ?? gap
+        guard seconds > 0, seconds <= 90 else { return }
+        // Quick to follow a plug reporting faster, slow to follow a pause.
+        intervalSeconds = intervalSeconds.map { $0 + (seconds - $0) * (seconds < $0 ? 0.5 : 0.1) } ?? seconds
     }
 
     /// A cycle finished with `rest` its longest rest followed by more of it.

@@ -78,6 +78,7 @@ extension PowerCycleDetector {
         transitionAt = since
         chainSince = nil
         chainWorked = false
+        chainDipSince = nil
         longestRest = nil
         endedAt = nil
         burstsAfterEnd = 0
@@ -103,6 +104,7 @@ extension PowerCycleDetector {
         burstsAfterEnd = kind == .dryer ? restBursts : 0
         chainSince = nil
         chainWorked = false
+        chainDipSince = nil
         lowSince = nil
         idleSince = nil
         restSince = nil

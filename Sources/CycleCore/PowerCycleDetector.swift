@@ -34,6 +34,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     /// of it was at `work`.
     var chainSince: Date?
     var chainWorked = false
+    /// While idle: the first reading of a dip below `active` in a stretch that has worked.
+    var chainDipSince: Date?
     /// When the last cycle ended, for telling its bursts from a new cycle.
     var endedAt: Date?
     /// While running: the first reading of the stretch now below `rest`.
@@ -103,6 +105,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             // As for a state entity: what was under way doesn't carry over an outage.
             chainSince = nil
             chainWorked = false
+            chainDipSince = nil
             lowSince = nil
             restSince = nil
             loadSince = nil
@@ -159,7 +162,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     var state: OperationState { running ? .run : .inactive }
 
     /// A gap between readings that is still one load (a drum's turn, a pump's pause).
-    var tolerance: Double { max(40, 2.5 * (signature.intervalSeconds ?? 0)) }
+    /// One low reading between two loads is still the load; two in a row (40 s at least) are a pause.
+    var tolerance: Double { max(40, 1.5 * (signature.intervalSeconds ?? 0)) }
 
     /// Right after a cycle, a load must outlast a burst before it is a new cycle.
     private func startWait(_ settings: PowerSettings) -> Double {
@@ -168,15 +172,32 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         return max(settings.startSeconds, settings.burstSeconds)
     }
 
+    /// An idle reading: a stretch above `active` grows (a drum's pause shorter than a reading
+    /// gap doesn't break it once it has worked) or breaks; it starts the cycle once long enough.
     private mutating func idleRead(_ watts: Double, at: Date, levels: PlugLevels, _ settings: PowerSettings) {
+        let afterEnd = endedAt.map { at.timeIntervalSince($0) < settings.burstWindowSeconds } ?? false
         guard watts > levels.active else {
-            if chainSince != nil, let endedAt, at.timeIntervalSince(endedAt) < settings.burstWindowSeconds {
-                burstsAfterEnd += 1
+            // A load that stops right after a cycle's end was a burst (a dryer's anti-crease turn).
+            if chainSince != nil, chainDipSince == nil, afterEnd { burstsAfterEnd += 1 }
+            if chainWorked, chainSince != nil {
+                let dip = chainDipSince ?? at
+                chainDipSince = dip
+                if at.timeIntervalSince(dip) < tolerance { return }
             }
             chainSince = nil
             chainWorked = false
+            chainDipSince = nil
             return
         }
+        if let dip = chainDipSince {
+            if at.timeIntervalSince(dip) >= tolerance {
+                chainSince = nil
+                chainWorked = false
+            } else if afterEnd {
+                burstsAfterEnd -= 1  // only a pause in the load
+            }
+        }
+        chainDipSince = nil
         let since = chainSince ?? at
         chainSince = since
         if watts >= levels.work { chainWorked = true }
@@ -239,6 +260,7 @@ extension PowerCycleDetector {
         chainSince = try container.decodeIfPresent(Date.self, forKey: .chainSince)
             ?? legacy.decodeIfPresent(Date.self, forKey: .aboveSince)
         chainWorked = try container.decodeIfPresent(Bool.self, forKey: .chainWorked) ?? (chainSince != nil)
+        chainDipSince = try container.decodeIfPresent(Date.self, forKey: .chainDipSince)
         endedAt = try container.decodeIfPresent(Date.self, forKey: .endedAt)
         lowSince = try container.decodeIfPresent(Date.self, forKey: .lowSince)
         restSince = try container.decodeIfPresent(Date.self, forKey: .restSince)
