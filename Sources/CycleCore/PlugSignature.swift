@@ -24,17 +24,18 @@ public enum PlugKind: String, Sendable, Codable, CaseIterable {
     }
 
     /// How long a rest above standby (a soak, a pause, drying) may last inside a cycle of a
-    /// plug that has learned no rest of its own yet.
-    var defaultRestSeconds: Double {
+    /// plug that has learned no rest of its own yet, for `off_seconds` `off` (300 s: the
+    /// times in docs/PLUGS.md).
+    func restWait(off: Double) -> Double {
         switch self {
-        case .dishwasher: 2400  // drying, silent or at 0.5-1 W, up to 35 minutes
-        case .dryer: 300  // a dryer doesn't rest: cooling down is a load
-        case .washer, .washerDryer, .other: 540  // soaks of up to 7 minutes
+        case .dishwasher: off * 8  // 40 min: drying, silent or at 0.5-1 W, up to 35 minutes
+        case .dryer: off  // 5 min: a dryer doesn't rest, cooling down is a load
+        case .washer, .washerDryer, .other: off * 1.8  // 9 min: soaks of up to 7 minutes
         }
     }
 
     /// The least a rest above standby may last inside a cycle, whatever was learned.
-    var shortestRestWait: Double { self == .dishwasher ? 600 : defaultRestSeconds }
+    func shortestRestWait(off: Double) -> Double { self == .dishwasher ? off * 2 : restWait(off: off) }
 }
 
 /// What a smart plug has shown of itself (docs/PLUGS.md, "What cycletrack learns"):

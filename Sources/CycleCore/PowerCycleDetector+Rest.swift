@@ -9,7 +9,7 @@ extension PowerCycleDetector {
         let restWait = restWait(context)
         switch context.kind {
         case .dishwasher:
-            if pumpedOut { return (quiet.addingTimeInterval(Self.pumpOutSettle), quiet) }
+            if pumpedOut { return (quiet.addingTimeInterval(context.pumpOutSettle), quiet) }
             // Drying, silent or not, is part of the cycle: it ended when the power fell to standby.
             let ended = idleSince.map { max($0, quiet) } ?? quiet
             return (rest.addingTimeInterval(restWait), ended)
@@ -28,8 +28,9 @@ extension PowerCycleDetector {
     /// (never shorter than the kind's shortest).
     func restWait(_ context: Context) -> Double {
         let learned = [context.learnedRest, signature.longestRest].compactMap(\.self).filter { $0 > 0 }.max()
-        guard let learned else { return min(context.kind.defaultRestSeconds, context.settings.quietSeconds) }
-        return max(context.kind.shortestRestWait, min(learned * 1.25 + 60, context.settings.quietSeconds))
+        let off = context.settings.offSeconds
+        guard let learned else { return min(context.kind.restWait(off: off), context.settings.quietSeconds) }
+        return max(context.kind.shortestRestWait(off: off), min(learned * 1.25 + 60, context.settings.quietSeconds))
     }
 
     mutating func beginRest(at since: Date) {
@@ -44,15 +45,16 @@ extension PowerCycleDetector {
 
     /// A load in a rest ended short of `burst_seconds`: a burst. A dishwasher's after a
     /// long silent rest is its pump-out. A washer's turn keeps its rest going from there.
-    mutating func burstOver(quietAt quiet: Date, _ kind: PlugKind) {
+    mutating func burstOver(quietAt quiet: Date, _ context: Context) {
+        let kind = context.kind
         // A flicker of a few seconds (the display, a relay) is no work at all.
-        if loadHeld < Self.flickerSeconds {
+        if loadHeld < context.flickerSeconds {
             self.loadSince = nil
             loadQuietSince = nil
             return
         }
         if let loadSince, kind == .dishwasher, let before = quietSince,
-           loadSince.timeIntervalSince(before) >= Self.pumpOutQuiet {
+           loadSince.timeIntervalSince(before) >= context.pumpOutQuiet {
             pumpedOut = true
         }
         restBursts += 1

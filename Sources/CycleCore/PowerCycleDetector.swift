@@ -61,12 +61,6 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
 
     init() {}
 
-    /// A silent rest at least this long before a short load makes it a pump-out (a dishwasher's end).
-    static let pumpOutQuiet: Double = 600
-    /// A load in a rest shorter than this is a flicker (the display, a relay), not a burst.
-    static let flickerSeconds: Double = 15
-    /// How long a pump-out is followed by standby before the end is sure.
-    static let pumpOutSettle: Double = 180
 
     /// How the plug and its history are read: the settings, its kind, its longest rest
     /// learned from the store (nil: none).
@@ -76,7 +70,13 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         var learnedRest: Double?
 
         /// A load in a rest shorter than this is a burst; a dishwasher's pump-out may take 3 minutes.
-        var burstSeconds: Double { kind == .dishwasher ? max(settings.burstSeconds, 180) : settings.burstSeconds }
+        var burstSeconds: Double { kind == .dishwasher ? settings.burstSeconds * 2 : settings.burstSeconds }
+        /// A load in a rest held for less than this is a flicker (the display, a relay), not a burst (15 s).
+        var flickerSeconds: Double { settings.startSeconds / 4 }
+        /// A silent rest at least this long before a short load makes it a pump-out (10 minutes).
+        var pumpOutQuiet: Double { settings.offSeconds * 2 }
+        /// How long a pump-out is followed by standby before the end is sure (3 minutes).
+        var pumpOutSettle: Double { settings.offSeconds * 0.6 }
     }
 
     /// When the reading changes without a new observation: a start or an end confirmed,
@@ -89,7 +89,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         }
         guard let rest = restSince ?? lowSince else { return nil }
         if let loadSince {
-            return loadQuietSince.map { $0.addingTimeInterval(tolerance) }
+            return loadQuietSince.map { $0.addingTimeInterval(tolerance(context.settings)) }
                 ?? loadSince.addingTimeInterval(context.burstSeconds)
         }
         return endDue(rest: rest, context).due
@@ -147,7 +147,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
                     resume(at: loadSince)
                     return nil
                 }
-                burstOver(quietAt: quiet, context.kind)
+                burstOver(quietAt: quiet, context)
                 return nil
             }
             guard let rest = restSince else { return nil }
@@ -162,8 +162,11 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     var state: OperationState { running ? .run : .inactive }
 
     /// A gap between readings that is still one load (a drum's turn, a pump's pause).
-    /// One low reading between two loads is still the load; two in a row (40 s at least) are a pause.
-    var tolerance: Double { max(40, 1.5 * (signature.intervalSeconds ?? 0)) }
+    /// One low reading between two loads is still the load; two in a row (40 s at least:
+    /// two thirds of `start_seconds`) are a pause.
+    func tolerance(_ settings: PowerSettings) -> Double {
+        max(settings.startSeconds * 2 / 3, 1.5 * (signature.intervalSeconds ?? 0))
+    }
 
     /// Right after a cycle, a load must outlast a burst before it is a new cycle.
     private func startWait(_ settings: PowerSettings) -> Double {
@@ -182,7 +185,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             if chainWorked, chainSince != nil {
                 let dip = chainDipSince ?? at
                 chainDipSince = dip
-                if at.timeIntervalSince(dip) < tolerance { return }
+                if at.timeIntervalSince(dip) < tolerance(settings) { return }
             }
             chainSince = nil
             chainWorked = false
@@ -190,7 +193,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             return
         }
         if let dip = chainDipSince {
-            if at.timeIntervalSince(dip) >= tolerance {
+            if at.timeIntervalSince(dip) >= tolerance(settings) {
                 chainSince = nil
                 chainWorked = false
             } else if afterEnd {
@@ -211,13 +214,13 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         } else {
             idleSince = nil
         }
-        if restSince == nil, let since = lowSince, at.timeIntervalSince(since) >= tolerance { beginRest(at: since) }
+        if restSince == nil, let since = lowSince, at.timeIntervalSince(since) >= tolerance(context.settings) { beginRest(at: since) }
         guard restSince != nil else {
             lowSince = watts >= levels.rest ? nil : (lowSince ?? at)
             return
         }
         if watts >= levels.rest {
-            if let quiet = loadQuietSince, at.timeIntervalSince(quiet) >= tolerance { burstOver(quietAt: quiet, context.kind) }
+            if let quiet = loadQuietSince, at.timeIntervalSince(quiet) >= tolerance(context.settings) { burstOver(quietAt: quiet, context) }
             if loadSince == nil { loadHeld = 0 }
             let since = loadSince ?? at
             loadSince = since
@@ -228,8 +231,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
         if loadSince != nil {
             let quiet = loadQuietSince ?? at
             loadQuietSince = quiet
-            guard at.timeIntervalSince(quiet) >= tolerance else { return }
-            burstOver(quietAt: quiet, context.kind)
+            guard at.timeIntervalSince(quiet) >= tolerance(context.settings) else { return }
+            burstOver(quietAt: quiet, context)
         }
         if let rest = restSince {
             let due = endDue(rest: rest, context)
