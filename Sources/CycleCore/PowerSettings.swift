@@ -46,5 +46,4 @@ public struct PowerSettings: Sendable, Equatable, Codable {
         burstWindowSeconds = try container.decodeIfPresent(Double.self, forKey: .burstWindowSeconds)
             ?? defaults.burstWindowSeconds
     }
-
 }
