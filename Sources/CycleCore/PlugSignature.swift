@@ -10,18 +10,26 @@ public enum PlugKind: String, Sendable, Codable, CaseIterable {
     /// Anything else (a kettle, an oven): the washer's rules.
     case other
 
-    /// From the appliance's id and name (English and German words); `other` when neither says.
+    /// From the appliance's id and name (`dishwasherWords`, `washerWords`, `dryerWords`);
+    /// `other` when neither says.
     public static func of(id: String, name: String) -> PlugKind {
         let text = (id + " " + name).lowercased()
         let has: ([String]) -> Bool = { words in words.contains { text.contains($0) } }
-        if has(["dish", "geschirr", "spül"]) { return .dishwasher }
-        let washes = has(["wash", "wasch"])
-        let dries = has(["dry", "dries", "trockn"])
+        if has(dishwasherWords) { return .dishwasher }
+        let washes = has(washerWords)
+        let dries = has(dryerWords)
         if washes && dries { return .washerDryer }
         if washes { return .washer }
         if dries { return .dryer }
         return .other
     }
+
+    /// Words of a dishwasher's name (English, German, Dutch, French, Italian, Swedish).
+    public static let dishwasherWords = ["dish", "geschirr", "spül", "vaatwas", "vaisselle", "lavastovigl", "diskmaskin"]
+    /// Words of a washer's name.
+    public static let washerWords = ["wash", "wasch", "wasmachine", "lave-linge", "lavatrice", "tvätt"]
+    /// Words of a dryer's name.
+    public static let dryerWords = ["dry", "dries", "trockn", "droger", "sèche", "seche", "asciug", "tork"]
 
     /// How long a rest above standby (a soak, a pause, drying) may last inside a cycle of a
     /// plug that has learned no rest of its own yet, for `off_seconds` `off` (300 s: the

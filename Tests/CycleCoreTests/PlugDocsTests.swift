@@ -39,7 +39,18 @@ import Testing
         #expect(PlugKind.washerDryer.restWait(off: off) == PlugKind.washer.restWait(off: off))
     }
 
+    @Test func theDocsListTheWordsOfEachKind() {
+        let doc = Self.doc.replacingOccurrences(of: "\n", with: " ")
+        for word in PlugKind.dishwasherWords + PlugKind.washerWords + PlugKind.dryerWords {
+            #expect(doc.contains(" \(word),") || doc.contains(" \(word))") || doc.contains("(\(word),"),
+                    "docs/PLUGS.md doesn't list \(word)")
+        }
+    }
+
     @Test func theNameSaysTheKind() {
+        #expect(PlugKind.of(id: "smartplug_wasmachine", name: "Wasmachine") == .washer)
+        #expect(PlugKind.of(id: "vaatwasser", name: "Vaatwasser") == .dishwasher)
+        #expect(PlugKind.of(id: "lave_vaisselle", name: "Lave-vaisselle") == .dishwasher)
         #expect(PlugKind.of(id: "dishwasher", name: "Dishwasher") == .dishwasher)
         #expect(PlugKind.of(id: "combo", name: "Washer dryer") == .washerDryer)
         #expect(PlugKind.of(id: "waschmaschine", name: "Waschmaschine") == .washer)
