@@ -17,7 +17,9 @@ extension PowerCycleDetector {
             // Anti-crease turns after the drying load: the cycle ended when the drying stopped.
             return (rest.addingTimeInterval(settings.offSeconds), rest)
         case .dryer, .washer, .washerDryer, .other:
-            var due = quiet.addingTimeInterval(restWait)
+            // A washer's rest right after its heater is a soak in hot water, not its end.
+            let afterHeat = context.kind != .dryer && lastHeatAt.map { rest.timeIntervalSince($0) <= settings.startSeconds * 2 } == true
+            var due = quiet.addingTimeInterval(afterHeat ? restWait * 2 : restWait)
             if let idleSince { due = min(due, max(idleSince, quiet).addingTimeInterval(settings.offSeconds)) }
             return (due, quiet)
         }
@@ -78,6 +80,7 @@ extension PowerCycleDetector {
     mutating func start(at since: Date) {
         running = true
         transitionAt = since
+        lastHeatAt = nil
         chainSince = nil
         chainWorked = false
         chainDipSince = nil

@@ -52,6 +52,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     var loadQuietSince: Date?
     /// Seconds the load in a rest was at `rest` or above (its turns, not the gaps between them).
     var loadHeld: Double = 0
+    /// While running: the last reading at a heater's draw (`heatWatts`).
+    var lastHeatAt: Date?
     /// Bursts in the rest under way; whether one was a pump-out after a silent rest.
     var restBursts = 0
     var pumpedOut = false
@@ -60,6 +62,10 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
     var lastUnits: [Role: String] = [:]
 
     init() {}
+
+    /// A draw at least this high is a heater: a washer doesn't end on its heating, so a rest
+    /// right after it is a soak in hot water (docs/PLUGS.md).
+    static let heatWatts: Double = 1000
 
 
     /// How the plug and its history are read: the settings, its kind, its longest rest
@@ -209,6 +215,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
 
     /// A running cycle's reading: a rest begins, a load in it starts or ends, the cycle ends.
     private mutating func runningRead(_ watts: Double, at: Date, levels: PlugLevels, _ context: Context) {
+        if watts >= Self.heatWatts { lastHeatAt = at }
         if watts <= levels.standby {
             if idleSince == nil { idleSince = at }
         } else {
@@ -275,6 +282,7 @@ extension PowerCycleDetector {
         restBursts = try container.decodeIfPresent(Int.self, forKey: .restBursts) ?? 0
         pumpedOut = try container.decodeIfPresent(Bool.self, forKey: .pumpedOut) ?? false
         loadHeld = try container.decodeIfPresent(Double.self, forKey: .loadHeld) ?? 0
+        lastHeatAt = try container.decodeIfPresent(Date.self, forKey: .lastHeatAt)
         lastRaw = try container.decodeIfPresent([Role: String].self, forKey: .lastRaw) ?? [:]
         lastUnits = try container.decodeIfPresent([Role: String].self, forKey: .lastUnits) ?? [:]
     }

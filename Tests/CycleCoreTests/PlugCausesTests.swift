@@ -134,3 +134,21 @@ import Testing
         #expect(try #require(Self.endSaid(cycle)).timeIntervalSince(at(end)) <= 600)
     }
 }
+
+extension PlugCausesTests {
+    @Test func aWashersSoakRightAfterItsHeatingMayLastTwiceAsLong() throws {
+        var plug = Plug()
+        plug.phase(600, every: 60, [0])
+        let start = plug.now
+        plug.phase(900, every: 60, [1500, 1480])
+        plug.phase(660, every: 60, [6, 3, 2, 1, 4, 3, 2, 0, 3, 2, 4])  // 11 minutes after the heating
+        plug.phase(1800, every: 60, [160, 170, 2, 180])
+        plug.phase(600, every: 60, [400, 380])
+        let end = plug.now
+        plug.phase(3600, every: 60, [0])
+        let result = plug.replay("Washer")
+        #expect(result.cycles.count == 1)
+        #expect(result.cycles.first?.startedAt == at(start))
+        #expect(result.cycles.first?.endedAt == at(end))
+    }
+}
