@@ -42,6 +42,10 @@ public enum PlugKind: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// A learned rest waits this many times its length, and a minute more: the longest of the
+    /// last 10 cycles is already the most the appliance rested.
+    static let learnedRestMargin = 1.1
+
     /// The least a rest above standby may last inside a cycle, whatever was learned.
     func shortestRestWait(off: Double) -> Double { self == .dishwasher ? off * 2 : restWait(off: off) }
 }

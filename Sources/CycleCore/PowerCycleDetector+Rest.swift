@@ -18,11 +18,16 @@ extension PowerCycleDetector {
             return (rest.addingTimeInterval(settings.offSeconds), rest)
         case .dryer, .washer, .washerDryer, .other:
             // A washer's rest right after its heater is a soak in hot water, not its end.
-            let afterHeat = context.kind != .dryer && lastHeatAt.map { rest.timeIntervalSince($0) <= settings.startSeconds * 2 } == true
-            var due = quiet.addingTimeInterval(afterHeat ? restWait * 2 : restWait)
+            var due = quiet.addingTimeInterval(afterHeat(rest, context) ? restWait * 2 : restWait)
             if let idleSince { due = min(due, max(idleSince, quiet).addingTimeInterval(settings.offSeconds)) }
             return (due, quiet)
         }
+    }
+
+    /// Whether a washer's rest begun at `rest` came right after its heater (within 2 × `start_seconds`).
+    func afterHeat(_ rest: Date, _ context: Context) -> Bool {
+        guard context.kind != .dryer, context.kind != .dishwasher, let lastHeatAt else { return false }
+        return rest.timeIntervalSince(lastHeatAt) <= context.settings.startSeconds * 2
     }
 
     /// How long a rest above standby may last inside a cycle: the kind's, until the plug
@@ -31,8 +36,10 @@ extension PowerCycleDetector {
     func restWait(_ context: Context) -> Double {
         let learned = [context.learnedRest, signature.longestRest].compactMap(\.self).filter { $0 > 0 }.max()
         let off = context.settings.offSeconds
-        guard let learned else { return min(context.kind.restWait(off: off), context.settings.quietSeconds) }
-        return max(context.kind.shortestRestWait(off: off), min(learned * 1.25 + 60, context.settings.quietSeconds))
+        // A dishwasher that pumps out says its end itself: its drying may last as long as the kind's.
+        let pumpsOut = context.kind == .dishwasher && signature.pumpOut == true
+        guard let learned, !pumpsOut else { return min(context.kind.restWait(off: off), context.settings.quietSeconds) }
+        return max(context.kind.shortestRestWait(off: off), min(learned * PlugKind.learnedRestMargin + 60, context.settings.quietSeconds))
     }
 
     mutating func beginRest(at since: Date) {
@@ -65,9 +72,12 @@ extension PowerCycleDetector {
         loadQuietSince = nil
     }
 
-    /// A load outlasted a burst: the rest was part of the cycle.
-    mutating func resume(at loadStart: Date) {
-        if let restSince { longestRest = max(longestRest ?? 0, loadStart.timeIntervalSince(restSince)) }
+    /// A load outlasted a burst: the rest was part of the cycle. A washer's soak right after
+    /// its heater is not learned as a rest (it has a wait of its own: twice the rest wait).
+    mutating func resume(at loadStart: Date, _ context: Context) {
+        if let restSince, !afterHeat(restSince, context) {
+            longestRest = max(longestRest ?? 0, loadStart.timeIntervalSince(restSince))
+        }
         restSince = nil
         quietSince = nil
         lowSince = nil

@@ -127,6 +127,8 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             if !running, chainSince == nil, lastWatts < levels.rest { signature.idle(lastWatts, for: gap) }
             if running || chainSince != nil { signature.gap(gap) }
             if running, loadSince != nil, lastWatts >= levels.rest { loadHeld += gap }
+            // A heater's reading holds until the next one: the heating lasted until now.
+            if running, lastWatts >= Self.heatWatts { lastHeatAt = at }
         }
         lastAt = at
         lastWatts = watts
@@ -150,7 +152,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             if restSince == nil, let lowSince { beginRest(at: lowSince) }
             if let loadSince {
                 guard let quiet = loadQuietSince else {
-                    resume(at: loadSince)
+                    resume(at: loadSince, context)
                     return nil
                 }
                 burstOver(quietAt: quiet, context)
@@ -232,7 +234,7 @@ struct PowerCycleDetector: Sendable, Codable, Equatable {
             let since = loadSince ?? at
             loadSince = since
             loadQuietSince = nil
-            if at.timeIntervalSince(since) >= context.burstSeconds { resume(at: since) }
+            if at.timeIntervalSince(since) >= context.burstSeconds { resume(at: since, context) }
             return
         }
         if loadSince != nil {

@@ -137,9 +137,9 @@ import Testing
         harness.see(at(120), [.power: "1.5"])  // a soak as long as the learned one
         harness.see(at(660), [.power: "300"])
         harness.see(at(900), [.power: "1.5"])  // the display stays on after the cycle
-        harness.tick(at(900 + 540 * 1.25 + 59))
+        harness.tick(at(900 + 540 * PlugKind.learnedRestMargin + 59))
         #expect(harness.all.outcomes.isEmpty)
-        harness.tick(at(900 + 540 * 1.25 + 60))
+        harness.tick(at(900 + 540 * PlugKind.learnedRestMargin + 60))
         #expect(harness.all.outcomes == [.finished])
         #expect(harness.tracker.lastEndedCycle.map { _ in true } == true)
     }

@@ -35,6 +35,7 @@ import Testing
             #expect(cells[1].hasPrefix("\(NumberText.plain(minutes)) min"), "\(name): \(cells)")
             let least = kind.shortestRestWait(off: off) / 60
             #expect(cells[2].hasSuffix("at least \(NumberText.plain(least)) min"), "\(name): \(cells)")
+            #expect(cells[2].hasPrefix("\(NumberText.plain(PlugKind.learnedRestMargin)) × the longest learned rest + 1 min"), "\(cells)")
         }
         #expect(PlugKind.washerDryer.restWait(off: off) == PlugKind.washer.restWait(off: off))
     }

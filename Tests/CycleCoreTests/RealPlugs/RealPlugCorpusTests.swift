@@ -87,6 +87,27 @@ struct RealPlugCorpusTests {
         }
     }
 
+    /// One appliance's stored cycles replayed one after the other, each read with what
+    /// the plug learned from those before it (rests, standby, interval): still all right.
+    @Test(arguments: ["washer-stored-", "dishwasher-stored-"])
+    func storedCyclesInARowStayRightAsThePlugLearns(_ prefix: String) throws {
+        let recordings = Self.recordings.filter { $0.id.hasPrefix(prefix) }
+        let first = try #require(recordings.first)
+        var all = first
+        all.id = prefix + "all"
+        all.stored = recordings.flatMap { $0.stored ?? [] }
+        all.cycles = recordings.flatMap(\.cycles)
+        let readings = try RealPlugRecording.readings(file: all.file, format: all.format, stored: all.stored ?? [])
+        var learned: [PlugSignature] = []
+        let result = Replay.run(settings: Self.settings(all), observations: readings) { _, household in
+            if let signature = household.tracker(Self.settings(all).id)?.plugSignature { learned.append(signature) }
+        }
+        let verdict = Self.judge(all, result)
+        #expect(verdict.problems.isEmpty, "\(verdict.problems.joined(separator: "; "))")
+        #expect(verdict.right == recordings.count)
+        #expect(learned.last?.cycles == recordings.count)
+    }
+
     /// The corpus result, printed, and the README's "Measured" row that states it.
     @Test func theReadmeGivesTheCorpusResult() throws {
         var right = 0

@@ -10,9 +10,10 @@ import Foundation
 ///   export may begin with (issue 344's): means, not readings, left out.
 /// - `washdata`: WashData's export or diagnostics, with `past_cycles` (in `data` or
 ///   `data.store_data`), each with `start_time` and `power_data` `[seconds after start, watts]`.
-///   The chosen stored cycles, in time order, become one timeline, framed by half an hour
-///   before and an hour and a half after at the stored cycles' lowest reading (the plug's
-///   level when the appliance drew least), every `sampling_interval` seconds.
+///   The chosen stored cycles, in time order, become one timeline: half an hour before the
+///   first, and after each up to an hour and a half (or the next), every `sampling_interval`
+///   seconds, the plug as the appliance left it: the cycle's samples after its last draw
+///   above 5 W, repeated in turn (else its lowest sample).
 enum RealPlugRecording {
     /// Where the recordings are, beside the repository (absent in a user's clone).
     static let directory = URL(filePath: #filePath)
@@ -62,7 +63,7 @@ enum RealPlugRecording {
         guard let cycles = store["past_cycles"] as? [[String: Any]] else {
             throw Failure(description: "\(file): expected data.past_cycles or data.store_data.past_cycles")
         }
-        var samples: [(at: Date, watts: Double)] = []
+        var stored: [[(at: Date, watts: Double)]] = []
         var interval = 30.0
         for id in ids {
             guard let cycle = cycles.first(where: { $0["id"] as? String == id }),
@@ -71,14 +72,38 @@ enum RealPlugRecording {
                 throw Failure(description: "\(file): expected a stored cycle \(id) with start_time and power_data")
             }
             interval = cycle["sampling_interval"] as? Double ?? interval
-            samples += points.filter { $0.count == 2 }.map { (start.addingTimeInterval($0[0]), $0[1]) }
+            let samples = points.filter { $0.count == 2 }.map { (at: start.addingTimeInterval($0[0]), watts: $0[1]) }
+            guard !samples.isEmpty else { throw Failure(description: "\(file): no samples in stored cycle \(id)") }
+            stored.append(samples.sorted { $0.at < $1.at })
         }
-        samples.sort { $0.at < $1.at }
-        guard let first = samples.first, let last = samples.last,
-              let lowest = samples.map(\.watts).min() else { throw Failure(description: "\(file): no samples in \(ids)") }
-        let text = String(lowest)
-        let before = stride(from: 1800.0, to: 0, by: -interval).map { observation(first.at.addingTimeInterval(-$0), text) }
-        let after = stride(from: interval, through: 5400, by: interval).map { observation(last.at.addingTimeInterval($0), text) }
-        return before + samples.map { observation($0.at, String($0.watts)) } + after
+        stored.sort { $0[0].at < $1[0].at }
+        var readings: [Observation] = []
+        for (index, samples) in stored.enumerated() {
+            let idle = idleLevels(samples)
+            if index == 0 { readings += pad(idle, from: samples[0].at.addingTimeInterval(-1800), to: samples[0].at, every: interval) }
+            readings += samples.map { observation($0.at, String($0.watts)) }
+            let last = samples[samples.count - 1].at
+            let next = index + 1 < stored.count ? stored[index + 1][0].at : last.addingTimeInterval(5400 + 1)
+            readings += pad(idle, from: last.addingTimeInterval(interval), to: min(next, last.addingTimeInterval(5400 + 1)), every: interval)
+        }
+        return readings
+    }
+
+    /// The plug as the appliance left it: the stored samples after its last draw above 5 W
+    /// (a standby that reads 0 and 1 W in turn stays so), else the lowest sample.
+    static func idleLevels(_ samples: [(at: Date, watts: Double)]) -> [Double] {
+        let tail = Array(samples.reversed().prefix { $0.watts <= 5 }.reversed()).map(\.watts)
+        return tail.isEmpty ? [samples.map(\.watts).min() ?? 0] : tail
+    }
+
+    /// `idle` in turn, every `every` seconds from `from` until before `to`.
+    static func pad(_ idle: [Double], from: Date, to: Date, every: Double) -> [Observation] {
+        var readings: [Observation] = []
+        var at = from
+        while at < to {
+            readings.append(observation(at, String(idle[readings.count % idle.count])))
+            at = at.addingTimeInterval(every)
+        }
+        return readings
     }
 }
