@@ -181,7 +181,8 @@ struct PlugVerdict {
             let said = match.calls.first { $0.kind == .end }?.at
             let saidLate = said.map { $0.timeIntervalSince(end) } ?? .infinity
             if abs(startOff) > 120 || abs(endOff) > 300 || saidLate > 600 || match.outcome != .finished {
-                verdict.problems.append("\(label): started \(Int(startOff)) s, ended \(Int(endOff)) s off, said \(Int(saidLate)) s after")
+                func seconds(_ value: Double) -> String { value.isFinite && abs(value) < 1e9 ? "\(Int(value)) s" : "never" }
+                verdict.problems.append("\(label): started \(seconds(startOff)), ended \(seconds(endOff)) off, said \(seconds(saidLate)) after")
             } else {
                 verdict.right += 1
             }
