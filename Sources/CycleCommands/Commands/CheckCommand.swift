@@ -15,8 +15,9 @@ struct CheckCommand {
         HA version, that supernotify.notify exists, that the deliveries named in
         supernotify.mobile_deliveries are Supernotify deliveries (where Supernotify can
         say), and that each configured entity exists. Then lists the appliances it would
-        track. Exit 0 only when all is well, 1 when something failed, 69 when Home
-        Assistant can't be reached.
+        track, and for each smart plug appliance what it learned of itself (docs/PLUGS.md).
+        Exit 0 only when all is well, 1 when something failed, 69 when Home Assistant
+        can't be reached.
 
           --config FILE        the configuration (found as 'run' finds it)
           --format table|json  table (default), or one JSON object for scripts:
