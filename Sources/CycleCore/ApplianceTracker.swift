@@ -17,6 +17,9 @@ public struct ApplianceTracker: Sendable {
         var power: PowerCycleDetector?
         /// An end notification or reminder waiting for quiet hours or presence; absent in older snapshots.
         var held: HeldNotice?
+
+        /// What a smart plug learned of itself (nil: not a plug).
+        public var plugSignature: PlugSignature? { power?.signature }
     }
 
     /// The appliance's settings, as given at creation or restore.
@@ -108,7 +111,7 @@ public struct ApplianceTracker: Sendable {
         var transitionAt: Date?
         if settings.profile == .plug {
             let wasRunning = power.running
-            observation = power.read(observation, settings: settings.power, learnedRest: learnedRest)
+            observation = power.read(observation, plugContext)
             if power.running != wasRunning { transitionAt = power.transitionAt }
         }
         let reported = observation
@@ -260,11 +263,18 @@ public struct ApplianceTracker: Sendable {
 
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
     private var plugDeadline: Date? {
-        settings.profile == .plug ? power.deadline(settings.power, learnedRest: learnedRest) : nil
+        settings.profile == .plug ? power.deadline(plugContext) : nil
     }
 
-    /// The appliance's longest rest inside a cycle, learned from its history.
-    private var learnedRest: Double? { settings.learned?.longestRest }
+    /// How the plug is read: its settings, its kind (from its name) and its longest rest
+    /// inside a cycle, learned from its history.
+    private var plugContext: PowerCycleDetector.Context {
+        PowerCycleDetector.Context(settings: settings.power, kind: PlugKind.of(id: settings.id, name: settings.name),
+                                   learnedRest: settings.learned?.longestRest)
+    }
+
+    /// What a smart plug learned of itself (nil for an appliance with its own integration).
+    public var plugSignature: PlugSignature? { settings.profile == .plug ? power.signature : nil }
 
     private mutating func fireDeadlines(through limit: Date, inclusive: Bool, budget: inout DailyBudget)
         -> [TrackerEffect] {
@@ -285,7 +295,7 @@ public struct ApplianceTracker: Sendable {
                 continue
             }
             if plugDeadline == due {
-                if let confirmed = power.expire(at: due, settings: settings.power, learnedRest: learnedRest) {
+                if let confirmed = power.expire(at: due, plugContext) {
                     let history = self.history
                     let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
                     let estimate = estimated(confirmed, transitionAt: power.transitionAt)

@@ -1,22 +1,24 @@
 /// How a smart plug's power readings become a cycle (`power` in the configuration,
 /// docs/CYCLES.md, "Smart plugs"; docs/PLUGS.md). The defaults suit washers, dryers and
 /// dishwashers alike: what differs between them (a soak, a drying phase, anti-crease
-/// bursts) is told by the power itself or learned from the appliance's own cycles.
+/// bursts) is told by the kind (from the name), the plug's learned standby
+/// (`PlugLevels`) and the appliance's own cycles. The watts are floors the learned
+/// standby raises; the times set the scale of every other time the detector uses.
 public struct PowerSettings: Sendable, Equatable, Codable {
-    /// Watts above which the appliance is drawing for a cycle.
+    /// Watts above which the appliance draws something; 6 × this is work (a start needs it).
     public var onWatts: Double = 5
-    /// How long the power must stay above `onWatts` before a cycle starts (it starts at
-    /// the first reading above).
+    /// How long a stretch above `onWatts` with work in it lasts before a cycle starts (it
+    /// started at the stretch's first reading).
     public var startSeconds: Double = 60
-    /// Watts below which the appliance rests (a soak, drying, or done).
+    /// 5 × this: watts below which the appliance rests (a soak, drying, or done).
     public var offWatts: Double = 2
-    /// How long the power must stay at `zeroWatts` or below (off for good) before the
-    /// cycle ends; also how long a rest with anti-crease bursts lasts before it ends.
+    /// How long the power stays at standby before a washer's or dryer's cycle ends; how long
+    /// a dryer's rest with anti-crease bursts lasts; the unit of the kinds' rest waits.
     public var offSeconds: Double = 300
-    /// Watts at or below which the appliance draws nothing: switched off.
+    /// Watts at or below which the appliance is at standby (off, or its display).
     public var zeroWatts: Double = 0.5
-    /// How long a rest above `zeroWatts` (a soak, drying) may last before the cycle ends,
-    /// until the appliance's own longest rest is learned (`LearnedDurations.longestRest`).
+    /// The longest a rest above standby (a soak, drying) may last inside a cycle, whatever
+    /// was learned (`PlugKind.restWait`, `LearnedDurations.longestRest`).
     public var quietSeconds: Double = 3600
     /// A load above `onWatts` shorter than this, after a rest, is a burst (a dryer's
     /// anti-crease turn): it neither ends the rest nor starts a cycle.
@@ -43,11 +45,5 @@ public struct PowerSettings: Sendable, Equatable, Codable {
         burstSeconds = try container.decodeIfPresent(Double.self, forKey: .burstSeconds) ?? defaults.burstSeconds
         burstWindowSeconds = try container.decodeIfPresent(Double.self, forKey: .burstWindowSeconds)
             ?? defaults.burstWindowSeconds
-    }
-
-    /// How long a quiet rest may last: the learned longest rest with room to spare, else `quietSeconds`.
-    func quietWait(learnedRest: Double?) -> Double {
-        guard let learnedRest, learnedRest > 0 else { return quietSeconds }
-        return learnedRest * 1.25 + 60
     }
 }

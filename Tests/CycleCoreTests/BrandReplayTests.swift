@@ -169,12 +169,17 @@ import Testing
         #expect(result.calls.filter { $0.kind == .end }.count == 1)
     }
 
-    @Test func plugDishwasherWithTheWasherDefaultsEndsAtItsDrying() throws {
+    @Test func plugDishwasherKeepsItsSilentDryingAndEndsAtItsPumpOutWithNoSetting() throws {
+        // Issue 28, cause 2: drying that draws nothing at all (0.3 W), then a pump-out 20
+        // minutes later. With the plain configuration it is one cycle, ended at the pump-out
+        // and said so within minutes (it used to end at the drying and make the pump-out a cycle).
         let (result, _) = try Self.replay("plug-dishwasher.jsonl", Self.settings("dishwasher", .plug))
-        // Drying that draws nothing at all (0.3 W) looks like off: 300 s of it ends the cycle,
-        // and the pump-out 20 minutes later is a cycle of its own. Why such a dishwasher
-        // takes off_seconds 1800 (docs/PLUGS.md); one that draws 0.5-1 W while drying doesn't.
-        #expect(result.cycles.map(\.outcome) == [.finished, .finished])
+        #expect(result.cycles.map(\.outcome) == [.finished])
+        let pumpOut = try #require(result.observations.last { ($0.power ?? 0) >= 2 })
+        let fellAt = try #require(result.observations.first { $0.at > pumpOut.at }).at
+        #expect(result.cycles.first?.endedAt == fellAt)
+        let end = try #require(result.calls.first { $0.kind == .end })
+        #expect(end.at.timeIntervalSince(fellAt) <= 600)
     }
 
     @Test func aPlugStartNeedsTheStartTimeAbove() {

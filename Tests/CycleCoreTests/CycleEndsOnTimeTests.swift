@@ -137,9 +137,9 @@ import Testing
         harness.see(at(120), [.power: "1.5"])  // a soak as long as the learned one
         harness.see(at(660), [.power: "300"])
         harness.see(at(900), [.power: "1.5"])  // the display stays on after the cycle
-        harness.tick(at(900 + 540 * 1.25 + 59))
+        harness.tick(at(900 + 540 * PlugKind.learnedRestMargin + 59))
         #expect(harness.all.outcomes.isEmpty)
-        harness.tick(at(900 + 540 * 1.25 + 60))
+        harness.tick(at(900 + 540 * PlugKind.learnedRestMargin + 60))
         #expect(harness.all.outcomes == [.finished])
         #expect(harness.tracker.lastEndedCycle.map { _ in true } == true)
     }
@@ -169,15 +169,15 @@ import Testing
 
     @Test func burstsAfterTheEndAreRecognisedAsSuch() throws {
         var detector = PowerCycleDetector()
-        let settings = PowerSettings()
+        let context = PowerCycleDetector.Context(settings: PowerSettings(), kind: .dryer)
         func see(_ seconds: Double, _ watts: Double) {
-            _ = detector.read(Observation(at: at(seconds), raw: [.power: String(watts)], profile: .plug), settings: settings)
+            _ = detector.read(Observation(at: at(seconds), raw: [.power: String(watts)], profile: .plug), context)
         }
         see(0, 2000)
         see(90, 2000)
         #expect(detector.running)
         see(600, 0)
-        _ = detector.expire(at: at(900), settings: settings)
+        _ = detector.expire(at: at(900), context)
         #expect(!detector.running)
         for turn in 0..<5 {
             let start = 1000 + Double(turn) * 180
@@ -197,7 +197,7 @@ import Testing
         let old = #"{"running": true, "belowSince": 100, "lastRaw": [], "lastUnits": []}"#
         let detector = try JSONDecoder().decode(PowerCycleDetector.self, from: Data(old.utf8))
         #expect(detector.running)
-        #expect(detector.deadline(PowerSettings()) != nil)
+        #expect(detector.deadline(PowerCycleDetector.Context(settings: PowerSettings(), kind: .washer)) != nil)
     }
 
     // MARK: Units travel with the trace

@@ -15,8 +15,9 @@ struct CheckCommand {
         HA version, that supernotify.notify exists, that the deliveries named in
         supernotify.mobile_deliveries are Supernotify deliveries (where Supernotify can
         say), and that each configured entity exists. Then lists the appliances it would
-        track. Exit 0 only when all is well, 1 when something failed, 69 when Home
-        Assistant can't be reached.
+        track, and for each smart plug appliance what it learned of itself (docs/PLUGS.md).
+        Exit 0 only when all is well, 1 when something failed, 69 when Home Assistant
+        can't be reached.
 
           --config FILE        the configuration (found as 'run' finds it)
           --format table|json  table (default), or one JSON object for scripts:
@@ -176,6 +177,23 @@ struct CheckCommand {
             let rows = SettingsSources.rows(base: appliance.settings, defaults: defaults,
                                             overrides: stored.overrides[appliance.id] ?? ApplianceOverrides())
             for row in rows { report.add("  \(appliance.id).\(row.key)", ok: true, "\(row.value) (\(row.source))") }
+        }
+        addLearnedPlugs(appliances, database: database, into: &report)
+    }
+
+    /// One row per smart plug appliance: what it learned of itself (docs/PLUGS.md), as `run` last saved it.
+    private func addLearnedPlugs(_ appliances: [TrackedAppliance], database: String, into report: inout Report) {
+        let plugs = appliances.filter { $0.settings.profile == .plug }
+        guard !plugs.isEmpty else { return }
+        let store = FileManager.default.fileExists(atPath: database) ? try? HistoryStore(path: database, mode: .readOnly) : nil
+        for plug in plugs {
+            let kind = PlugKind.of(id: plug.id, name: plug.settings.name)
+            let learned = try? store.flatMap { store throws(StoreError) in
+                try CycleRecorder.savedPlugSignature(store, applianceID: plug.id)
+            }
+            let detail = (learned ?? nil)?.summary(kind: kind)
+                ?? "kind \(kind.rawValue), nothing learned yet (run has not followed it): the defaults for a new plug"
+            report.add("  \(plug.id) learned", ok: nil, detail)
         }
     }
 

@@ -55,6 +55,14 @@ public final class CycleRecorder {
         }
     }
 
+    /// What a smart plug appliance learned of itself, as last saved in `store` (nil: none
+    /// saved, not a plug, or unreadable). For `cycletrack check`.
+    public static func savedPlugSignature(_ store: HistoryStore, applianceID: String) throws(StoreError) -> PlugSignature? {
+        guard let json = try store.trackerState(applianceID: applianceID),
+              let saved = try? JSONDecoder().decode(SavedAppliance.self, from: Data(json.utf8)) else { return nil }
+        return saved.tracker.plugSignature
+    }
+
     /// How the appliance's past finish estimates turned out, for the finish-time
     /// correction; nil when the store can't say (logged: the appliance starts without).
     public func finishHistory(_ applianceID: String, log: Log) -> FinishHistory? {
