@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
@@ -221,9 +223,9 @@ async def test_end_activity_refused_names_the_appliance(
 
 
 async def test_unavailable_while_the_service_is_down(
-    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Stream lost: every entity unavailable; service back: one full read, all back."""
+    """Service stopped: one warning, no error, every entity unavailable; back: one full read, all back."""
     state_id = entity_id(hass, service, "sensor", service.linked_appliance, "cycle_state")
     pushes_id = er.async_get(hass).async_get_entity_id("sensor", DOMAIN, f"{service.instance_id}_pushes_today")
     assert hass.states.get(state_id).state == "idle"
@@ -231,6 +233,11 @@ async def test_unavailable_while_the_service_is_down(
     await service.stop()
     await wait_until(hass, lambda: hass.states.get(state_id).state == STATE_UNAVAILABLE, "unavailable")
     assert hass.states.get(pushes_id).state == STATE_UNAVAILABLE
+    said = [r for r in caplog.records if r.name.startswith("custom_components.cycletrack")]
+    assert [r.getMessage() for r in said if r.levelno >= logging.WARNING] == [
+        f"cycletrack at {loaded_entry.runtime_data.coordinator.client.base_url} stopped; "
+        "its entities are unavailable until it is back"
+    ]
 
     await service.start()
     await wait_until(hass, lambda: hass.states.get(state_id).state == "idle", "back")
