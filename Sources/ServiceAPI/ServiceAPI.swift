@@ -133,7 +133,8 @@ public final class ServiceAPI: Sendable {
         case .unknownAppliance:
             return Self.unknown(id)
         case .noActivity:
-            return Self.error(409, "no_activity", "appliance '\(id)' shows no Live Activity now (no running cycle, or it was ended already)")
+            let name = link.snapshot()?.appliances.first { $0.id == id }?.name ?? id
+            return Self.error(409, "no_activity", "\(name) shows no Live Activity now (no cycle runs, or it was ended already)")
         case .refused(let why):
             return Self.error(503, "unavailable", why)
         case nil:

@@ -197,6 +197,12 @@ struct IntegrationWithHomeAssistantTests {
         #expect(stop(service).status == 0)
         try await waitForState(ids.running, "unavailable") { $0 == "unavailable" }
         #expect(try await ha.state(ids.cycleState)?["state"] as? String == "unavailable")
+        // A stop is the stream's clean end: one warning in HA's log, no error (aiohttp's
+        // TransferEncodingError came from a cut stream).
+        let logged = ha.logTail(lines: 1_000_000).split(separator: "\n")
+        let errors = logged.filter { $0.contains(" ERROR ") && $0.contains("cycletrack") }
+        #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
+        #expect(logged.filter { $0.contains("WARNING") && $0.contains("stopped; its entities are unavailable") }.count == 1)
         service = try startService()
         try await waitForState(ids.running, "on again") { $0 == "on" }
         #expect(try await ha.state(ids.cycleState)?["state"] as? String == "running")

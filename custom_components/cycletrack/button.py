@@ -31,6 +31,13 @@ class EndActivityButton(CycletrackApplianceEntity, ButtonEntity):
         """Return the `end_activity` button of an appliance."""
         super().__init__(coordinator, appliance_id, "end_activity")
 
+    @property
+    def available(self) -> bool:
+        """Available only while the appliance shows a Live Activity there is to end."""
+        if not super().available:
+            return False
+        return self.coordinator.data.appliances[self.appliance_id].live_activity_shown
+
     async def async_press(self) -> None:
         """POST end_activity."""
         await async_end_activity(self.coordinator, self.appliance_id)

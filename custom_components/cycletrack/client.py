@@ -22,6 +22,10 @@ class CannotConnect(CycletrackError):
     """The service can't be reached, or broke off."""
 
 
+class ServiceStopped(CannotConnect):
+    """The service ended its event stream: it is stopping (a restart, an update)."""
+
+
 class InvalidAuth(CycletrackError):
     """The service refused the API key (401)."""
 
@@ -119,7 +123,7 @@ class CycletrackClient:
                     yield event
         except (aiohttp.ClientError, TimeoutError) as err:
             raise CannotConnect(f"event stream from {self.base_url}: {err!r}") from err
-        raise CannotConnect(f"event stream from {self.base_url} ended")
+        raise ServiceStopped(f"event stream from {self.base_url} ended: the service stopped")
 
     async def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         try:

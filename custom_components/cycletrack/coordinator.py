@@ -17,6 +17,7 @@ from .client import (
     CycletrackClient,
     CycletrackError,
     InvalidAuth,
+    ServiceStopped,
     StreamEvent,
 )
 from .const import DOMAIN, LOGGER, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS
@@ -94,6 +95,8 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
                     if event.type == "snapshot":
                         delay = RECONNECT_FIRST_SECONDS
                     self._async_handle(event)
+            except ServiceStopped as err:
+                self._async_stopped(err)
             except InvalidAuth as err:
                 self.async_set_update_error(err)
                 LOGGER.warning("cycletrack refused the API key; asking to authenticate again")
@@ -103,6 +106,19 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
                 self._async_lost(err)
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+
+    @callback
+    def _async_stopped(self, err: ServiceStopped) -> None:
+        """Mark the entities unavailable: the service ended its stream, its normal stop.
+
+        As `async_set_update_error` does, but said once as a warning: a service that
+        stops (a restart, an update) is no error of Home Assistant's.
+        """
+        self.last_exception = err
+        if self.last_update_success:
+            LOGGER.warning("cycletrack at %s stopped; its entities are unavailable until it is back", self.client.base_url)
+            self.last_update_success = False
+            self.async_update_listeners()
 
     @callback
     def _async_lost(self, err: Exception) -> None:

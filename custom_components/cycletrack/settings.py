@@ -22,11 +22,11 @@ async def async_update_settings(
             raise ServiceValidationError(
                 translation_domain=DOMAIN,
                 translation_key="setting_refused",
-                translation_placeholders={"appliance": appliance_id, "message": err.message},
+                translation_placeholders={"appliance": _name(coordinator, appliance_id), "message": err.message},
             ) from err
-        raise _request_failed(appliance_id, err) from err
+        raise _request_failed(_name(coordinator, appliance_id), err) from err
     except CycletrackError as err:
-        raise _request_failed(appliance_id, err) from err
+        raise _request_failed(_name(coordinator, appliance_id), err) from err
     coordinator.async_set_appliance(appliance)
 
 
@@ -39,16 +39,22 @@ async def async_end_activity(coordinator: CycletrackCoordinator, appliance_id: s
             raise ServiceValidationError(
                 translation_domain=DOMAIN,
                 translation_key="no_activity",
-                translation_placeholders={"appliance": appliance_id},
+                translation_placeholders={"appliance": _name(coordinator, appliance_id)},
             ) from err
-        raise _request_failed(appliance_id, err) from err
+        raise _request_failed(_name(coordinator, appliance_id), err) from err
     except CycletrackError as err:
-        raise _request_failed(appliance_id, err) from err
+        raise _request_failed(_name(coordinator, appliance_id), err) from err
 
 
-def _request_failed(appliance_id: str, err: Exception) -> HomeAssistantError:
+def _name(coordinator: CycletrackCoordinator, appliance_id: str) -> str:
+    """Return the appliance's name as the service gives it (its id when it is unknown)."""
+    appliance = coordinator.data.appliances.get(appliance_id) if coordinator.data else None
+    return appliance.name if appliance is not None else appliance_id
+
+
+def _request_failed(appliance: str, err: Exception) -> HomeAssistantError:
     return HomeAssistantError(
         translation_domain=DOMAIN,
         translation_key="request_failed",
-        translation_placeholders={"appliance": appliance_id, "error": str(err)},
+        translation_placeholders={"appliance": appliance, "error": str(err)},
     )

@@ -42,6 +42,7 @@ def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -
         "finish": None,
         "started_at": None,
         "pushes_this_cycle": 0,
+        "live_activity_shown": False,
         "last_cycle": None,
         "energy_total_kwh": 0.0,
         "settings": {
@@ -209,9 +210,10 @@ class ContractServer:
     async def _end_activity(self, request: web.Request) -> web.Response:
         if (appliance := self._find(request)) is None:
             return error(404, "not_found", f"no appliance '{request.match_info['id']}'")
-        if not appliance["running"]:
-            return error(409, "no_activity", f"appliance '{appliance['id']}' has no running cycle")
+        if not appliance["live_activity_shown"]:
+            return error(409, "no_activity", f"{appliance['name']} shows no Live Activity now")
         self.ended_activities.append(appliance["id"])
+        self.update_appliance(appliance["id"], live_activity_shown=False)
         return web.json_response({"accepted": True}, status=202)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:

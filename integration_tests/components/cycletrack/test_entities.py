@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from custom_components.cycletrack.const import DOMAIN
+from custom_components.cycletrack.settings import async_end_activity
 from homeassistant.components.button import SERVICE_PRESS
 from homeassistant.components.number import ATTR_VALUE, SERVICE_SET_VALUE
 from homeassistant.const import (
@@ -191,27 +194,38 @@ async def test_switch_patches(hass: HomeAssistant, service: ServiceUnderTest, lo
 async def test_button_ends_the_activity(
     hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
 ) -> None:
-    """The button POSTs end_activity once; with no running cycle it says so."""
+    """The button is there only while a Live Activity shows: it ends it once, then goes."""
     appliance = service.linked_appliance
     button_id = entity_id(hass, service, "button", appliance, "end_activity")
-    with pytest.raises(ServiceValidationError) as refused:
-        await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
-    assert refused.value.translation_key == "no_activity"
-    assert await service.ended_activities(appliance) == 0
+    assert hass.states.get(button_id).state == STATE_UNAVAILABLE, "no cycle: nothing to end"
 
     await service.start_cycle(appliance, "Eco 50°C", 10)
-    await wait_until(
-        hass, lambda: hass.states.get(entity_id(hass, service, "binary_sensor", appliance, "running")).state == STATE_ON,
-        "running",
-    )
+    await wait_until(hass, lambda: hass.states.get(button_id).state != STATE_UNAVAILABLE, "the activity shows")
+    await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
+    assert await service.ended_activities(appliance) == 1
+    # Ended: the button goes, and a second press (a double tap) asks the service nothing.
+    await wait_until(hass, lambda: hass.states.get(button_id).state == STATE_UNAVAILABLE, "the activity ended")
     await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
     assert await service.ended_activities(appliance) == 1
 
 
-async def test_unavailable_while_the_service_is_down(
+async def test_end_activity_refused_names_the_appliance(
     hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
 ) -> None:
-    """Stream lost: every entity unavailable; service back: one full read, all back."""
+    """Asked with no activity showing (another client ended it), the error names the appliance."""
+    coordinator = loaded_entry.runtime_data.coordinator
+    appliance = service.linked_appliance
+    with pytest.raises(ServiceValidationError) as refused:
+        await async_end_activity(coordinator, appliance)
+    assert refused.value.translation_key == "no_activity"
+    assert refused.value.translation_placeholders == {"appliance": coordinator.data.appliances[appliance].name}
+    assert await service.ended_activities(appliance) == 0
+
+
+async def test_unavailable_while_the_service_is_down(
+    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Service stopped: one warning, no error, every entity unavailable; back: one full read, all back."""
     state_id = entity_id(hass, service, "sensor", service.linked_appliance, "cycle_state")
     pushes_id = er.async_get(hass).async_get_entity_id("sensor", DOMAIN, f"{service.instance_id}_pushes_today")
     assert hass.states.get(state_id).state == "idle"
@@ -219,6 +233,11 @@ async def test_unavailable_while_the_service_is_down(
     await service.stop()
     await wait_until(hass, lambda: hass.states.get(state_id).state == STATE_UNAVAILABLE, "unavailable")
     assert hass.states.get(pushes_id).state == STATE_UNAVAILABLE
+    said = [r for r in caplog.records if r.name.startswith("custom_components.cycletrack")]
+    assert [r.getMessage() for r in said if r.levelno >= logging.WARNING] == [
+        f"cycletrack at {loaded_entry.runtime_data.coordinator.client.base_url} stopped; "
+        "its entities are unavailable until it is back"
+    ]
 
     await service.start()
     await wait_until(hass, lambda: hass.states.get(state_id).state == "idle", "back")

@@ -36,7 +36,10 @@ async def test_a_refused_setting_is_the_users_mistake(
         await async_update_settings(coordinator, service.own_appliance, {"unload_reminder_minutes": -5})
     assert refused.value.translation_key == "setting_refused"
     assert refused.value.translation_placeholders is not None
-    assert refused.value.translation_placeholders["appliance"] == service.own_appliance
+    # The appliance by its name, as the user knows it (not its id).
+    own = coordinator.data.appliances[service.own_appliance]
+    assert own.name != own.id
+    assert refused.value.translation_placeholders["appliance"] == own.name
     assert refused.value.translation_placeholders["message"]
 
 
