@@ -9,8 +9,8 @@ import Glibc
 /// dishwasher (five entities) with `settle_seconds` and `min_update_seconds` at 0.
 ///
 /// - **Latency.** ``LatencyScript``'s changes, each one `home_connect.set_state` call
-///   (HA then writes the entities one by one, each its own `state_changed` and its own
-///   WebSocket message). Measured on one clock (the machine's): from the state's
+///   (HA then writes the entities one by one, each its own `state_changed`; asked to
+///   coalesce, as the service asks, it sends them as one WebSocket message). Measured on one clock (the machine's): from the state's
 ///   `last_updated` in HA (the earliest of the entities the change set) to the
 ///   `received_at` of the call at the stand-in Supernotify in HA (milliseconds); and
 ///   from just before the benchmark sent the action.
