@@ -61,15 +61,15 @@ extension ServiceAgainstHomeAssistant {
         return service
     }
 
-    /// Shows one line in HA and waits until the service, following events, has taken it in.
+    /// Shows one line in HA and waits until the service, following events, has taken it in:
+    /// HA sends the line's entities as one coalesced message, which the service takes as
+    /// one burst and logs as one `changed` (nothing straggles after it).
     func showByEvent(_ line: [String: String], to service: CycletrackProcess) async throws {
         let before = service.stderrSoFar.components(separatedBy: "event=changed").count
         try await ha.setAppliance(line)
-        let deadline = Date().addingTimeInterval(10)
-        while service.stderrSoFar.components(separatedBy: "event=changed").count <= before, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitFor("the service took in \(line)", timeout: 10) {
+            service.stderrSoFar.components(separatedBy: "event=changed").count > before
         }
-        try await Task.sleep(for: .milliseconds(300))
     }
 
     /// Shows one line in HA, then waits until the service has polled twice, so it has seen it.
