@@ -6,10 +6,15 @@ iframe can't send Home Assistant's bearer token. So Home Assistant proxies the p
 panel shows it. The token is random per setup and reaches only logged-in users
 through the panel list (it stands where the Supervisor's ingress session stands); the
 service's pages resolve their links under the prefix it is told in `X-Ingress-Path`.
+
+The proxy adds the service's API key, so it forwards the history page's paths only:
+a path that is, or resolves to, the local API (`api/...`) is 404 and never leaves Home
+Assistant, so the panel's address reads no settings and no event stream.
 """
 
 from __future__ import annotations
 
+import posixpath
 import secrets
 from typing import Final
 
@@ -48,7 +53,7 @@ class HistoryProxyView(HomeAssistantView):
         tokens: dict[str, str] = self._hass.data.get(DATA_TOKENS, {})
         entry_id = next((e for e, t in tokens.items() if secrets.compare_digest(t, token)), None)
         entry = self._hass.config_entries.async_get_entry(entry_id) if entry_id else None
-        if entry is None:
+        if entry is None or not _is_page_path(path):
             return web.Response(status=404, text="404: no cycletrack history here")
         target = URL(entry.data[CONF_URL].rstrip("/") + "/" + path).with_query(request.query)
         headers = {
@@ -64,6 +69,14 @@ class HistoryProxyView(HomeAssistantView):
                 return web.Response(status=response.status, body=body, headers=passed)
         except (ClientError, TimeoutError):
             return web.Response(status=502, text="502: cycletrack's history page can't be reached")
+
+
+def _is_page_path(path: str) -> bool:
+    """Return whether `path` (decoded, under the token) is the history page's, not the API's."""
+    if "\\" in path or any(part == ".." for part in path.split("/")):
+        return False
+    first = posixpath.normpath("/" + path).lstrip("/").split("/", 1)[0]
+    return first.lower() != "api"
 
 
 def panel_url(hass: HomeAssistant, entry: CycletrackConfigEntry) -> str | None:

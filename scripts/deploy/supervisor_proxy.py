@@ -6,7 +6,9 @@ Inside an add-on with `homeassistant_api: true`, cycletrack calls
 script listens on 127.0.0.1 (port 80 by default: the add-on's URL has no port; the
 container maps `supervisor` to 127.0.0.1 with --add-host), accepts only that add-on
 token, and forwards `/core/api/...` to a real Home Assistant with a real long-lived
-token, as the Supervisor does. Anything else answers 404; a wrong token 401.
+token, as the Supervisor does. Anything else answers 404 (the WebSocket proxy at
+`/core/websocket` too: this stand-in forwards REST only, so discovery's registry read
+falls back, `registry_unread`); a wrong token 401.
 
     python3 supervisor_proxy.py --ha-url http://127.0.0.1:PORT --ha-token-file FILE \
         --addon-token-env SUPERVISOR_TOKEN --log FILE [--port 80]
@@ -52,11 +54,11 @@ def make_handler(ha_url: str, ha_token: str, addon_token: str, log_path: str):
         def forward(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else None
-            if self.headers.get("Authorization") != f"Bearer {addon_token}":
-                self.reply(401, b'{"message": "401: Unauthorized (not the add-on token)"}')
-                return
             if not self.path.startswith("/core/api/") and self.path != "/core/api":
                 self.reply(404, b'{"message": "this stand-in forwards /core/api/ only"}')
+                return
+            if self.headers.get("Authorization") != f"Bearer {addon_token}":
+                self.reply(401, b'{"message": "401: Unauthorized (not the add-on token)"}')
                 return
             target = ha_url + self.path[len("/core"):]
             request = urllib.request.Request(target, data=body, method=self.command)

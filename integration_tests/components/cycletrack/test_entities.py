@@ -235,8 +235,10 @@ async def test_unavailable_while_the_service_is_down(
     assert hass.states.get(pushes_id).state == STATE_UNAVAILABLE
     said = [r for r in caplog.records if r.name.startswith("custom_components.cycletrack")]
     assert [r.getMessage() for r in said if r.levelno >= logging.WARNING] == [
-        f"cycletrack at {loaded_entry.runtime_data.coordinator.client.base_url} stopped; "
-        "its entities are unavailable until it is back"
+        (
+            f"cycletrack at {loaded_entry.runtime_data.coordinator.client.base_url} stopped; "
+            "its entities are unavailable until it is back"
+        )
     ]
 
     await service.start()

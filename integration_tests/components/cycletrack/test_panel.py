@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 from pytest_homeassistant_custom_component.typing import ClientSessionGenerator
 
@@ -32,6 +33,27 @@ async def test_history_page_through_the_proxy(
 
     response = await client.get("/api/cycletrack/history/not-the-token/")
     assert response.status == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["api/v1/household", "api/v1/events", "api", "API/v1/service", "./api/v1/service", "cycles/../api/v1/service",
+     "%61pi/v1/service", "%2e%2e/api/v1/service", ".//api/v1/people"],
+)
+async def test_the_proxy_forwards_the_page_only(
+    hass: HomeAssistant,
+    hass_client_no_auth: ClientSessionGenerator,
+    service: ServiceUnderTest,
+    loaded_entry: MockConfigEntry,
+    path: str,
+) -> None:
+    """The proxy adds the API key: the local API's paths, however spelled, are 404 and not asked."""
+    url = panel_url(hass, loaded_entry)
+    assert url is not None
+    client = await hass_client_no_auth()
+    response = await client.get(url + path)
+    assert response.status == 404
+    assert "settings" not in await response.text()
 
 
 async def test_sidebar_panel_follows_the_option(
