@@ -99,6 +99,9 @@ struct BrandsWithHomeAssistantTests {
         #expect(service.waitForLog("event=tracking appliance=plug_washer", timeout: 60), "\(service.stderrSoFar)")
         try await watts(3000)
         #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
+        // The load held for two more polls, so the cycle's energy has seconds of it to
+        // count, however quickly the start was seen.
+        try await service.waitForPolls(2)
         try await watts(0.8)  // a short soak, seen by the service: under the off time (5 s)
         try await service.waitForPolls(2)
         try await watts(350)
