@@ -12,10 +12,11 @@ LOGGER = logging.getLogger(__package__)
 ADDON_SLUG: Final = "cycletrack"
 DEFAULT_TITLE: Final = "cycletrack"
 
-# Options (integration side: the API has no household-wide settings to write yet).
+# Options kept by the integration itself (the household's and people's settings live in the
+# service, through the API's household endpoints).
 CONF_PANEL: Final = "panel"
 
-# How the push listener reconnects: first wait, doubled per failure, capped.
+# How the event stream reconnects: first wait, doubled per failure, capped.
 RECONNECT_FIRST_SECONDS: Final = 1.0
 RECONNECT_MAX_SECONDS: Final = 60.0
 # The service sends ": keepalive" every 15 s; no byte for this long means the stream is dead.

@@ -49,13 +49,13 @@ public actor Runner {
         /// How long a write waits for another connection's lock on the database before it
         /// counts as failed (and is tried again later).
         public var storeBusyTimeoutMilliseconds: Int32 = 5_000
-        /// Settings for an appliance with an open cycle in the store that is no longer
-        /// followed (removed from the config, not discovered): its cycle ends as lost
-        /// after its `lostAfterMinutes` unless it is followed again.
         /// The local API's link (docs/API.md): snapshots and events out, commands in; nil: no API.
         public var link: ServiceLink?
         /// Quiet hours and the people whose `person.*` entities the runner follows.
         public var delivery = DeliverySettings()
+        /// Settings for an appliance with an open cycle in the store that is no longer
+        /// followed (removed from the config, not discovered): its cycle ends as lost
+        /// after its `lostAfterMinutes` unless it is followed again.
         public var untrackedSettings: @Sendable (_ id: String, _ name: String?) -> ApplianceSettings = { id, name in
             ApplianceSettings(id: id, name: name ?? id)
         }
