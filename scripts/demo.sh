@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # First look, on a fresh Debian machine with Swift 6.3: installs the three system
 # libraries (scripts/install-system-packages.sh), builds cycletrack (release, Swift
-# runtime linked in), and runs the demo, which needs no Home Assistant. Arguments go to the demo (e.g. --speed 5000).
+# runtime linked in), and runs the demo, which needs no Home Assistant. Arguments go
+# to the demo (e.g. --speed 5000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
