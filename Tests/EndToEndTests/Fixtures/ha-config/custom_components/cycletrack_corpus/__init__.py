@@ -22,11 +22,17 @@ from typing import Any
 
 import voluptuous as vol
 
+from collections.abc import Awaitable, Callable
+
 from homeassistant.components.binary_sensor import BinarySensorDeviceClass, BinarySensorEntity
 from homeassistant.components.select import SelectEntity
 from homeassistant.components.sensor import SensorDeviceClass, SensorEntity
+from homeassistant.config_entries import SOURCE_IMPORT, ConfigEntry, ConfigFlow
+from homeassistant.const import Platform
 from homeassistant.core import HomeAssistant, ServiceCall
 from homeassistant.helpers.device_registry import DeviceInfo
+from homeassistant.helpers.entity_platform import AddEntitiesCallback
+from homeassistant.helpers.typing import ConfigType
 
 FOLDER = "cycletrack_corpus"
 NO_VALUE = ("unknown", "unavailable", None)
@@ -177,3 +183,63 @@ def register_service(hass: HomeAssistant, domain: str, runtime: dict[str, Any]) 
 
     schema = vol.Schema({vol.Required("states"): {str: vol.Any(str, int, float, bool, None)}})
     hass.services.async_register(domain, "set_entity_state", set_entity_state, schema=schema)
+
+
+# A brand stand-in that serves corpus devices only (smartthings, lg_thinq) is these pieces
+# under its own domain: its __init__, config flow and platform files are a few lines each.
+PLATFORMS = [Platform.SENSOR, Platform.BINARY_SENSOR, Platform.SELECT]
+
+
+def config_schema(domain: str) -> vol.Schema:
+    """The stand-in's YAML: ``<domain>:`` alone makes its config entry."""
+    return vol.Schema({domain: vol.Any(None, {})}, extra=vol.ALLOW_EXTRA)
+
+
+async def async_setup_brand(hass: HomeAssistant, config: ConfigType, domain: str) -> bool:
+    """Reads the copied corpus devices, registers ``<domain>.set_entity_state``, makes the entry."""
+    runtime: dict[str, Any] = {"values": {}, "entities": {}, "devices": await async_devices(hass, domain)}
+    hass.data[domain] = runtime
+    register_service(hass, domain, runtime)
+    if domain in config and not hass.config_entries.async_entries(domain):
+        hass.async_create_task(
+            hass.config_entries.flow.async_init(domain, context={"source": SOURCE_IMPORT}, data={})
+        )
+    return True
+
+
+async def async_setup_brand_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    return True
+
+
+async def async_unload_brand_entry(hass: HomeAssistant, entry: ConfigEntry) -> bool:
+    return await hass.config_entries.async_unload_platforms(entry, PLATFORMS)
+
+
+def platform_setup(
+    domain: str, platform: str
+) -> Callable[[HomeAssistant, ConfigEntry, AddEntitiesCallback], Awaitable[None]]:
+    """A platform file's ``async_setup_entry``: the corpus entities of ``platform``."""
+
+    async def async_setup_entry(hass: HomeAssistant, entry: ConfigEntry, async_add_entities: AddEntitiesCallback) -> None:
+        async_add_entities(platform_entities(hass.data[domain], domain, platform))
+
+    return async_setup_entry
+
+
+class SingleEntryFlow(ConfigFlow):
+    """The stand-in's one config entry, from YAML (import) or the user step; a
+    subclass gives ``domain=`` and ``TITLE``."""
+
+    VERSION = 1
+    TITLE = "test stand-in"
+
+    async def async_step_import(self, import_data: dict[str, Any]):
+        if self._async_current_entries():
+            return self.async_abort(reason="single_instance_allowed")
+        return self.async_create_entry(title=self.TITLE, data=import_data)
+
+    async def async_step_user(self, user_input: dict[str, Any] | None = None):
+        if self._async_current_entries():
+            return self.async_abort(reason="single_instance_allowed")
+        return self.async_create_entry(title=self.TITLE, data={})
