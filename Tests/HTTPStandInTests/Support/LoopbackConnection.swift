@@ -63,11 +63,11 @@ final class LoopbackConnection {
         try write(head + "\r\n" + body)
     }
 
-    /// Reads what arrives next; [] once the peer closed the connection.
+    /// Reads what arrives next; false once the peer closed the connection (or reset it).
     private func fill() throws(Failure) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count == 0 { return false }
+        if count == 0 || (count < 0 && errno == ECONNRESET) { return false }
         guard count > 0 else {
             throw Failure(description: errno == EAGAIN || errno == EWOULDBLOCK ? "no answer in time" : "recv: errno \(errno)")
         }
