@@ -85,7 +85,7 @@ import TestSupport
         var base = defaults
         base.notifyProgress = true
         let rows = SettingsSources.rows(base: base, defaults: defaults,
-                                        overrides: ApplianceOverrides(steps: .at([50]), unloadReminderMinutes: 0))
+                                        overrides: ApplianceOverrides(steps: .at([50]), values: ["unload_reminder_minutes": .number(0)]))
         #expect(rows.map { "\($0.key)=\($0.value) (\($0.source))" } == [
             #"progress_steps={"at":[50]} (api override)"#, "notify_start=true (default)", "notify_progress=true (config)",
             "notify_end=true (default)", "live_activity=true (default)", "unload_reminder_minutes=null (api override)",
