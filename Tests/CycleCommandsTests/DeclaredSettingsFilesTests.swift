@@ -43,6 +43,19 @@ import Testing
         }
     }
 
+    @Test(arguments: ApplianceSetting.tunables.map(\.key))
+    func theDocsSayTheSettingIsTunable(key: String) throws {
+        let setting = try #require(ApplianceSetting.named(key))
+        let api = try String(contentsOf: Self.root.appendingPathComponent("docs/API.md"), encoding: .utf8)
+        #expect(api.split(separator: "\n").contains { $0.hasPrefix("| ") && $0.contains("`\(key)`") },
+                "docs/API.md, \"Settings\": no row for `\(key)`")
+        let strings = try Self.json("strings.json")["entity"] as? [String: [String: [String: Any]]]
+        let name = try #require(strings?[Self.platform(setting)]?[setting.entityKey]?["name"] as? String)
+        let integration = try String(contentsOf: Self.root.appendingPathComponent("docs/INTEGRATION.md"), encoding: .utf8)
+        #expect(integration.split(separator: "\n").contains { $0.hasPrefix("| ") && $0.contains(name) },
+                "docs/INTEGRATION.md: the entity table doesn't name \(name)")
+    }
+
     /// The integration tests' contract stand-in serves this file as its `appliance_settings`.
     /// `CYCLETRACK_WRITE_FIXTURES=1` writes it from the declaration (docs/DEVELOPMENT.md, "Adding a setting").
     @Test func theContractStandInServesTheDeclarationTheServiceServes() throws {

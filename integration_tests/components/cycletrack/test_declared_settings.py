@@ -15,9 +15,20 @@ import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.cycletrack.models import ModelError, ServiceInfo, SettingDeclaration
+from custom_components.cycletrack.models import (
+    ModelError,
+    ServiceInfo,
+    SettingDeclaration,
+    Settings,
+)
 from homeassistant.components.number import ATTR_VALUE, SERVICE_SET_VALUE
-from homeassistant.const import ATTR_ENTITY_ID, SERVICE_TURN_OFF, SERVICE_TURN_ON, STATE_OFF, STATE_ON
+from homeassistant.const import (
+    ATTR_ENTITY_ID,
+    SERVICE_TURN_OFF,
+    SERVICE_TURN_ON,
+    STATE_OFF,
+    STATE_ON,
+)
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import entity_registry as er
 
@@ -127,3 +138,14 @@ def test_a_declaration_not_of_the_contracts_shape_is_refused(body: Any, message:
              "pushes_left_today": 400, "appliance_settings": [body]}
         )
     assert SettingDeclaration.from_dict({"key": "k", "type": "flag"}, "here").entity_key == "k"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [("on", "here: expected an object"), ({"progress_steps": 10}, "here.progress_steps: expected an object")],
+)
+def test_a_settings_object_not_of_the_contracts_shape_is_refused(body: Any, message: str) -> None:
+    """The settings object is progress_steps (an object) and the declared settings by key."""
+    with pytest.raises(ModelError, match=message):
+        Settings.from_dict(body, "here")
+    assert Settings.from_dict({"progress_steps": {}, "notify_end": False}, "here").values == {"notify_end": False}
