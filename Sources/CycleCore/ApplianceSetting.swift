@@ -86,7 +86,7 @@ extension ApplianceSetting {
         .number("temperature_step", \.temperatureStep, 0.1...1000),
         .number("heartbeat_minutes", \.heartbeatMinutes, 1...1440, step: 1, unit: .minutes),
         .number("lost_after_minutes", \.lostAfterMinutes, 1...10080, step: 1, unit: .minutes),
-        .flag("finish_correction", \.finishCorrection),
+        .flag("finish_correction", \.finishCorrection, tunable: true),
         .unloadReminderMinutes,
         .whole("unload_reminder_repeats", \.unloadReminderRepeats, 0...20),
     ]
