@@ -119,8 +119,7 @@ extension Runner {
             if let due = burst.due { wake(for: due) }
         case .registryChanged:
             guard rediscover != nil else { return }
-            let soon = clock.now().addingTimeInterval(options.registryDebounceSeconds)
-            if nextDiscovery.map({ $0 > soon }) ?? true { nextDiscovery = soon }
+            discovery.registryChanged(at: clock.now())
             wake()
         }
     }

@@ -104,8 +104,8 @@ public actor Runner {
     var outage = StoreOutage()
     /// The loop's sleep, cut short when something arrives.
     var sleeper = LoopSleeper()
-    /// When discovery runs again; nil: never.
-    var nextDiscovery: Date?
+    /// When discovery runs again to pick up new appliances.
+    var discovery: DiscoverySchedule
     /// Warnings said once, by appliance (or entity) and text.
     var warned: Set<String> = []
     /// Polls made so far (full reads, also those after subscribing), for the benchmark and tests.
@@ -150,6 +150,8 @@ public actor Runner {
             healthySeconds: options.healthySubscriptionSeconds,
             resubscribeBackoff: Backoff(initial: options.resubscribeBackoffSeconds, cap: 120)))
         burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
+        discovery = DiscoverySchedule(everySeconds: options.rediscoverSeconds, retrySeconds: options.retryDiscoverySeconds,
+                                      debounceSeconds: options.registryDebounceSeconds)
         household = Household(dailyLimit: options.dailyPushLimit,
                               callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
                               delivery: Self.storedDelivery(options.delivery, store: store, log: log))
@@ -187,11 +189,11 @@ public actor Runner {
         await followUntrackedOpenCycles()
         await sendWaiting()
         await perform(path.start(at: clock.now()))
-        nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
+        discovery.start(at: clock.now(), firstSeconds: options.firstDiscoverySeconds)
         while !Task.isCancelled {
             await turn(at: clock.now())
             var wake = Date.distantFuture
-            for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, nextDiscovery, burst.due] {
+            for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, discovery.due, burst.due] {
                 if let candidate, candidate < wake { wake = candidate }
             }
             if options.link?.hasCommands == true { wake = min(wake, clock.now()) }
@@ -215,11 +217,10 @@ public actor Runner {
             await perform(path.tick(at: clock.now()))
             await takeCommands()
         }
-        if let due = nextDiscovery, now >= due, let rediscover {
+        if discovery.isDue(at: now), let rediscover {
             let found = await rediscover()
             if let found { await adopt(found) }
-            let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
-            nextDiscovery = clock.now().addingTimeInterval(wait)
+            discovery.ran(found: found != nil, at: clock.now())
         }
     }
 
