@@ -32,7 +32,8 @@ extension Runner {
     /// The one way what HA shows reaches the household, after a full read (`changed` nil)
     /// or a burst of events: the people, then the appliances with an entity among
     /// `changed` (all of them after a read, or when a resync is due), observed at `at`;
-    /// published once, also when that decided nothing. Refused: a resync is due.
+    /// published once, also when that decided nothing (not when the store refused before
+    /// anything was kept). Refused: a resync is due.
     func observe(_ changed: Set<String>?, at: Date) async {
         let all = changed == nil || outage.resyncDue
         let touched = { (entities: [String]) in all || entities.contains { changed?.contains($0) == true } }
