@@ -16,8 +16,6 @@ LAYERS = ["CycleService", "ServiceAPI", "HistoryWeb", "CycleCommands"]
 KNOWN = {
     # HomeAssistantSurface, in a file named after the (internal) publisher.
     "Sources/CycleService/Service/HomeAssistantPublisher.swift",
-    # Configuration and ApplianceConfiguration.
-    "Sources/CycleService/Configuration/Configuration.swift",
 }
 TOP = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:final|indirect|nonisolated)\s+)*"
