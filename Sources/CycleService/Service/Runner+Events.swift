@@ -172,7 +172,7 @@ extension Runner {
             resyncDue = await drive(.polled(observations), publishing: false) == .refused
         }
         // Once for the burst, people and appliances together.
-        if people || !observations.isEmpty { await publisher?.publish(household, at: clock.now()) }
+        if people || !observations.isEmpty { await poster?.publish(household, snapshots: snapshots, at: clock.now()) }
     }
 
     func followedEntities() -> [String] {

@@ -13,7 +13,7 @@ extension Runner {
     func readAll() async -> SourceFailure? {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
-        if publisher?.posts == true { entities.append(Self.ownEntity) }
+        if poster?.posts == true { entities.append(Self.ownEntity) }
         polls += 1
         var readings: [String: EntityState?]
         deliveredDuringRead = [:]
@@ -26,7 +26,7 @@ extension Runner {
         // An event that came while the read was under way is newer than what it saw, or
         // as new: it stands (a change after it comes as an event of its own).
         for (entity, state) in deliveredDuringRead ?? [:] { readings.updateValue(state, forKey: entity) }
-        if let publisher, publisher.posts, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
+        if let poster, poster.posts, case nil? = readings[Self.ownEntity] { poster.forgetPosted() }
         known = readings
         let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
@@ -40,20 +40,19 @@ extension Runner {
             observations.append((id, observation(of: appliance, in: readings, at: at)))
         }
         resyncDue = await drive(.polled(observations), publishing: false) == .refused
-        await publisher?.publish(household, at: clock.now())
+        await poster?.publish(household, snapshots: snapshots, at: clock.now())
         return nil
     }
 
     /// The entity cycletrack keeps in HA for the day's calls.
-    static let ownEntity = HomeAssistantPublisher.pushesTodayEntityID
+    static let ownEntity = HomeAssistantPoster.pushesTodayEntityID
 
     /// The last ended cycle of each appliance, for its entity's attributes.
     func rememberLastCycles() {
-        guard let publisher else { return }
         for id in household.order {
             do {
                 if let cycle = try store.cycles(matching: CycleFilter(applianceID: id, limit: 5)).first(where: { $0.outcome != nil }) {
-                    publisher.remember(cycle)
+                    snapshots.remember(cycle)
                 }
             } catch {
                 log.error("store_read_failed", ["error": "\(error)", "effect": "the last cycle is not shown in HA until the next ends"])

@@ -167,6 +167,9 @@ public enum RunnerCommand: Sendable, Equatable {
     case endActivity(applianceID: String)
     /// Change the household's quiet hours or one person's settings (docs/API.md, "The household").
     case changeDelivery(DeliveryChange)
+    /// A Home Assistant integration announced itself (true) or was removed (false)
+    /// (docs/API.md, "The integration").
+    case integration(configured: Bool)
 }
 
 /// A change of the household's or a person's settings through the API; nil: every change
@@ -192,6 +195,9 @@ public enum CommandOutcome: Sendable, Equatable {
     case done(ApplianceSnapshot)
     /// A household change done: the household as it is now.
     case household(HouseholdSnapshot)
+    /// The integration recorded as configured or not; when configured, none of the
+    /// service's REST states is left in HA.
+    case integration(configured: Bool)
     case unknownAppliance
     /// A person the configuration's `people` doesn't have.
     case unknownPerson
