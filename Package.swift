@@ -104,6 +104,8 @@ let package = Package(
         // One test target per source target.
         .testTarget(name: "CycleHistoryTests", dependencies: ["CycleCore", "CycleHistory", "Migrations", "TestSupport"]),
         .testTarget(name: "LocalTimeTests", dependencies: ["LocalTime"]),
+        // The stand-ins alone, over loopback with a plain socket: no HTTP client of the service's.
+        .testTarget(name: "HTTPStandInTests", dependencies: ["HTTPStandIn"]),
         .testTarget(
             name: "HomeAssistantAPITests",
             dependencies: ["HomeAssistantAPI", "HTTPStandIn"],
@@ -112,16 +114,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CycleServiceTests",
-            // CycleCommands for StoredCycleTrace and StatsCommand (RunnerTests, FinishHistoryTests)
-            // and the exit code a ConfigurationError maps to (Configuration*Tests).
-            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "CycleCommands", "HTTPStandIn", "TestSupport"],
+            dependencies: ["CycleCore", "CycleHistory", "HomeAssistantAPI", "CycleService", "HTTPStandIn", "TestSupport"],
             // The subscribe_entities exchange recorded from a real Home Assistant, read by path.
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HistoryWebTests",
-            // CycleCommands for ServeCommand (HistoryServerLimitsTests: serve checks its settings).
-            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "CycleCommands", "HistoryWeb", "HomeAssistantAPI", "TestSupport"]
+            dependencies: ["CycleCore", "CycleHistory", "LocalTime", "CycleService", "HistoryWeb", "HomeAssistantAPI", "TestSupport"]
         ),
         .testTarget(
             name: "CycleCommandsTests",

@@ -10,7 +10,7 @@
 # so a release can build while another swift command holds .build (scripts/test-deploy.sh).
 #
 # Makes OUTDIR/cycletrack-<version>-linux-<arch>.tar.gz and its .sha256. The version
-# is the one the binary prints (`cycletrack --version`, Sources/CycleTrack/Version.swift);
+# is the one the binary prints (`cycletrack --version`, Sources/CycleCommands/CycletrackVersion.swift);
 # the script refuses to go on if cycletrack/config.yaml (the add-on) says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."

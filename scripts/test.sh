@@ -85,6 +85,7 @@ fi
 # The README's commands, as written (under a minute).
 scripts/check-readme.sh
 python3 scripts/check-function-length.py
+python3 scripts/check-one-type-per-file.py
 
 # The suites that need no Home Assistant first, alone: they run services in real time
 # over loopback, and the end-to-end suites' blocking waits for processes would starve

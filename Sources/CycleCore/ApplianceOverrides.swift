@@ -1,59 +1,38 @@
 /// The settings of one appliance changed at run time (through the local API, kept in
-/// the history), over the configuration's: each nil key keeps the configured value
+/// the history), over the configuration's: each key not set keeps the configured value
 /// (docs/API.md, "Settings").
 public struct ApplianceOverrides: Sendable, Equatable {
     public var steps: ProgressSteps?
-    public var notifyStart: Bool?
-    public var notifyProgress: Bool?
-    public var notifyEnd: Bool?
-    public var liveActivity: Bool?
-    /// Minutes; 0 is off.
-    public var unloadReminderMinutes: Double?
+    /// The declared tunable settings changed (`ApplianceSetting.tunables`), by key.
+    public var values: [String: ApplianceSetting.Value]
 
-    /// The keys as the API and the store name them, in this order.
-    public static let keys = ["progress_steps", "notify_start", "notify_progress", "notify_end", "live_activity",
-                              "unload_reminder_minutes"]
+    /// The keys as the API and the store name them, in this order: `progress_steps`, then
+    /// the declared tunable settings.
+    public static var keys: [String] { ["progress_steps"] + ApplianceSetting.tunables.map(\.key) }
 
-    public init(steps: ProgressSteps? = nil, notifyStart: Bool? = nil, notifyProgress: Bool? = nil, notifyEnd: Bool? = nil,
-                liveActivity: Bool? = nil, unloadReminderMinutes: Double? = nil) {
+    public init(steps: ProgressSteps? = nil, values: [String: ApplianceSetting.Value] = [:]) {
         self.steps = steps
-        self.notifyStart = notifyStart
-        self.notifyProgress = notifyProgress
-        self.notifyEnd = notifyEnd
-        self.liveActivity = liveActivity
-        self.unloadReminderMinutes = unloadReminderMinutes
+        self.values = values
     }
 
     /// No key overridden.
     public var isEmpty: Bool { self == ApplianceOverrides() }
 
     /// The keys overridden, as named in `keys`.
-    public var overridden: Set<String> {
-        let set: [(String, Bool)] = [
-            ("progress_steps", steps != nil), ("notify_start", notifyStart != nil), ("notify_progress", notifyProgress != nil),
-            ("notify_end", notifyEnd != nil), ("live_activity", liveActivity != nil),
-            ("unload_reminder_minutes", unloadReminderMinutes != nil),
-        ]
-        return Set(set.filter(\.1).map(\.0))
-    }
+    public var overridden: Set<String> { Set(values.keys).union(steps == nil ? [] : ["progress_steps"]) }
 
     /// `base` with every overridden key replaced.
     public func applied(to base: ApplianceSettings) -> ApplianceSettings {
         var settings = base
         if let steps { settings.steps = steps }
-        if let notifyStart { settings.notifyStart = notifyStart }
-        if let notifyProgress { settings.notifyProgress = notifyProgress }
-        if let notifyEnd { settings.notifyEnd = notifyEnd }
-        if let liveActivity { settings.liveActivity = liveActivity }
-        if let unloadReminderMinutes { settings.unloadReminderMinutes = unloadReminderMinutes }
+        for setting in ApplianceSetting.all {
+            if let value = values[setting.key] { setting.set(value, in: &settings) }
+        }
         return settings
     }
 
     /// These overrides with every key `newer` sets taken from it.
     public func merging(_ newer: ApplianceOverrides) -> ApplianceOverrides {
-        ApplianceOverrides(steps: newer.steps ?? steps, notifyStart: newer.notifyStart ?? notifyStart,
-                           notifyProgress: newer.notifyProgress ?? notifyProgress, notifyEnd: newer.notifyEnd ?? notifyEnd,
-                           liveActivity: newer.liveActivity ?? liveActivity,
-                           unloadReminderMinutes: newer.unloadReminderMinutes ?? unloadReminderMinutes)
+        ApplianceOverrides(steps: newer.steps ?? steps, values: values.merging(newer.values) { $1 })
     }
 }

@@ -30,9 +30,6 @@ public struct ApplianceTracker: Sendable {
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
     private var held: HeldNotice?
-    /// Quiet hours, the people and who is home, as the household has them at this event;
-    /// not saved (the household hands it in again).
-    public var audience = Audience()
     /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
     public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
@@ -79,34 +76,45 @@ public struct ApplianceTracker: Sendable {
         return ApplianceStatus(phase: phase, progress: view.progress, finishTime: view.finishTime, program: view.program)
     }
 
-    /// The earliest time a tick would do something: a coalesced update, a
-    /// heartbeat, the lost timeout or an unload reminder.
-    public var nextDeadline: Date? {
+    /// The earliest time a tick would do something, and what would: a waiting notice, an
+    /// unload reminder, a smart plug's confirmation, the lost timeout, or a coalesced update
+    /// or heartbeat. Where two fall at the same moment, the first of that order fires first.
+    public var nextDeadline: Deadline? {
+        let plug = plugDeadline
+        let lost = machine.lostDeadline(after: settings.lostAfterMinutes)
+        let update = machine.cycle.flatMap { cycle in
+            machine.view.flatMap { planner.deadline(cycle: cycle, view: $0, settings: settings) }
+        }
         // While a notice waits, the reminders wait behind it.
         let notice = held == nil ? reminder?.due : held?.next
-        guard let cycleDeadline else { return notice }
-        return notice.map { min($0, cycleDeadline) } ?? cycleDeadline
+        guard let due = [notice, plug, lost, update].compactMap(\.self).min() else { return nil }
+        let source: Deadline.Source = if held?.next == due {
+            .heldNotice
+        } else if reminder?.due == due {
+            .reminder
+        } else if plug == due {
+            .plug
+        } else if lost == due {
+            .lost
+        } else {
+            .update
+        }
+        return Deadline(source: source, at: due)
     }
 
     /// Whether an end notification waits (its call stays reserved in the daily budget).
     public var holdsEnd: Bool { held?.kind == .end }
 
-    private var cycleDeadline: Date? {
-        let lost = [machine.lostDeadline(after: settings.lostAfterMinutes), plugDeadline].compactMap(\.self).min()
-        guard let cycle = machine.cycle, let view = machine.view,
-              let update = planner.deadline(cycle: cycle, view: view, settings: settings)
-        else { return lost }
-        return lost.map { min($0, update) } ?? update
-    }
-
     /// Steps thinned away so that the tuning fits the per-cycle limit.
     public var droppedSteps: [Int] { PushPlanner.plannedSteps(settings).dropped }
 
     /// Fires every deadline strictly before `observation.at` (as ticks), then handles
-    /// the observation. Calls emitted count against `budget` as they go.
-    public mutating func observe(_ observation: Observation, budget: DailyBudget) -> [TrackerEffect] {
+    /// the observation. Calls emitted count against `budget` as they go; `audience` is
+    /// quiet hours, the people and who is home, as the household has them now.
+    public mutating func observe(_ observation: Observation, budget: DailyBudget,
+                                 audience: Audience = Audience()) -> [TrackerEffect] {
         var budget = budget
-        var effects = fireDeadlines(through: observation.at, inclusive: false, budget: &budget)
+        var effects = fireDeadlines(through: observation.at, inclusive: false, audience: audience, budget: &budget)
         var observation = observation.reading(as: settings.profile)
         var transitionAt: Date?
         if settings.profile == .plug {
@@ -114,8 +122,6 @@ public struct ApplianceTracker: Sendable {
             observation = power.read(observation, plugContext)
             if power.running != wasRunning { transitionAt = power.transitionAt }
         }
-        let reported = observation
-        observation = estimated(observation, transitionAt: transitionAt)
         if let closed = UnloadReminder.isClosed(observation.door) {
             doorClosed = closed
             if !closed {
@@ -128,26 +134,21 @@ public struct ApplianceTracker: Sendable {
         } else {
             reminder?.unavailableSince = nil
         }
-        let history = self.history
-        let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-        for event in machine.observe(observation, correction: correction, transitionAt: transitionAt) {
-            effects += perform(event, at: observation.at, budget: &budget)
-        }
-        markEstimate(observation, reported: reported)
+        effects += take(observation, transitionAt: transitionAt, at: observation.at, audience: audience, budget: &budget)
         return effects
     }
 
     /// Fires every deadline at or before `now`.
-    public mutating func advance(to now: Date, budget: DailyBudget) -> [TrackerEffect] {
+    public mutating func advance(to now: Date, budget: DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         var budget = budget
-        return fireDeadlines(through: now, inclusive: true, budget: &budget)
+        return fireDeadlines(through: now, inclusive: true, audience: audience, budget: &budget)
     }
 
     /// `observe` for an observation, `advance` for a tick.
-    public mutating func handle(_ event: TrackerEvent, budget: DailyBudget) -> [TrackerEffect] {
+    public mutating func handle(_ event: TrackerEvent, budget: DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         switch event {
-        case .observed(let observation): observe(observation, budget: budget)
-        case .tick(let now): advance(to: now, budget: budget)
+        case .observed(let observation): observe(observation, budget: budget, audience: audience)
+        case .tick(let now): advance(to: now, budget: budget, audience: audience)
         }
     }
 
@@ -182,10 +183,10 @@ public struct ApplianceTracker: Sendable {
     public var hasLiveActivity: Bool { machine.cycle.map { planner.hasActivity($0) } ?? false }
 
     /// Someone came home or left: a waiting notice may go out now.
-    public mutating func reconsider(at now: Date, budget: DailyBudget) -> [TrackerEffect] {
+    public mutating func reconsider(at now: Date, budget: DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         var budget = budget
-        var effects = fireDeadlines(through: now, inclusive: false, budget: &budget)
-        if held != nil { effects += deliverHeld(at: now, budget: &budget) }
+        var effects = fireDeadlines(through: now, inclusive: false, audience: audience, budget: &budget)
+        if held != nil { effects += deliverHeld(at: now, audience: audience, budget: &budget) }
         return effects
     }
 
@@ -193,7 +194,7 @@ public struct ApplianceTracker: Sendable {
 
     /// Tries the waiting notice at `now`; once it is done or dropped, the reminders carry on
     /// (the next counted from now) or, when it was dropped for waiting too long, stop.
-    private mutating func deliverHeld(at now: Date, budget: inout DailyBudget) -> [TrackerEffect] {
+    private mutating func deliverHeld(at now: Date, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
         guard var notice = held else { return [] }
         let attempt = notice.attempt(at: now, settings: settings, audience: audience, budget: &budget)
         guard attempt.outcome != .waiting else {
@@ -224,7 +225,8 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// A reminder falling due with quiet hours or people: it goes out through a notice.
-    private mutating func remind(_ waiting: inout UnloadReminder, at due: Date, budget: inout DailyBudget) -> [TrackerEffect] {
+    private mutating func remind(_ waiting: inout UnloadReminder, at due: Date, audience: Audience,
+                                 budget: inout DailyBudget) -> [TrackerEffect] {
         if let since = waiting.unavailableSince, due.timeIntervalSince(since) >= settings.lostAfterMinutes * 60 {
             reminder = nil
             return []
@@ -239,7 +241,7 @@ public struct ApplianceTracker: Sendable {
             reminder = nil
         }
         held = HeldNotice(kind: .reminder, reason: reason, dueAt: due, endedAt: waiting.endedAt, program: waiting.program)
-        let effects = deliverHeld(at: due, budget: &budget)
+        let effects = deliverHeld(at: due, audience: audience, budget: &budget)
         // A reminder the daily budget refused ends the reminders, as without quiet hours.
         if effects.contains(where: { if case .heldBack = $0 { true } else { false } }) { reminder = nil }
         return effects
@@ -276,53 +278,67 @@ public struct ApplianceTracker: Sendable {
     /// What a smart plug learned of itself (nil for an appliance with its own integration).
     public var plugSignature: PlugSignature? { settings.profile == .plug ? power.signature : nil }
 
-    private mutating func fireDeadlines(through limit: Date, inclusive: Bool, budget: inout DailyBudget)
-        -> [TrackerEffect] {
+    /// Fires each deadline up to `limit`, earliest first, each at its own moment.
+    private mutating func fireDeadlines(through limit: Date, inclusive: Bool, audience: Audience,
+                                        budget: inout DailyBudget) -> [TrackerEffect] {
         var effects: [TrackerEffect] = []
-        while let due = nextDeadline, inclusive ? due <= limit : due < limit {
-            if held?.next == due {
-                effects += deliverHeld(at: due, budget: &budget)
-                continue
-            }
-            if audience.applies(to: settings), held == nil, var waiting = reminder, waiting.due == due {
-                effects += remind(&waiting, at: due, budget: &budget)
-                continue
-            }
-            if var waiting = reminder, waiting.due == due {
-                let fired = waiting.fire(at: due, settings: settings, budget: &budget)
-                reminder = fired.keep ? waiting : nil
-                effects += fired.effects
-                continue
-            }
-            if plugDeadline == due {
-                if let confirmed = power.expire(at: due, plugContext) {
-                    let history = self.history
-                    let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
-                    let estimate = estimated(confirmed, transitionAt: power.transitionAt)
-                    for event in machine.observe(estimate, correction: correction, transitionAt: power.transitionAt) {
-                        effects += perform(event, at: due, budget: &budget)
-                    }
-                    markEstimate(estimate, reported: confirmed)
-                }
-                if let next = nextDeadline, next <= due { break }
-                continue
-            }
-            // The lost timeout first: an update due at the same moment as the end is dropped.
-            let ended = machine.expire(at: due, lostAfterMinutes: settings.lostAfterMinutes)
-            if ended.isEmpty {
-                effects += perform(.changed, at: due, budget: &budget)
-            } else {
-                for event in ended { effects += perform(event, at: due, budget: &budget) }
-            }
-            // Every firing moves the deadline on (a call sent, held back or rescheduled);
-            // stop rather than spin should that invariant ever break.
-            if let next = nextDeadline, next <= due { break }
+        while let deadline = nextDeadline, inclusive ? deadline.at <= limit : deadline.at < limit {
+            effects += fire(deadline, audience: audience, budget: &budget)
+            // Every firing moves the deadline on (a call sent, held back or rescheduled); stop
+            // rather than spin should a cycle's deadline ever break that invariant. A notice
+            // or a reminder falling at the same moment as the cycle's deadline fired first.
+            if deadline.source.isCycleDeadline, let next = nextDeadline, next.at <= deadline.at { break }
         }
         return effects
     }
 
-    private mutating func perform(_ event: CycleMachine.Event, at: Date, budget: inout DailyBudget)
-        -> [TrackerEffect] {
+    private mutating func fire(_ deadline: Deadline, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
+        let due = deadline.at
+        switch deadline.source {
+        case .heldNotice:
+            return deliverHeld(at: due, audience: audience, budget: &budget)
+        case .reminder:
+            guard var waiting = reminder else { return [] }
+            // With quiet hours or people, a reminder goes out through a notice.
+            if audience.applies(to: settings), held == nil {
+                return remind(&waiting, at: due, audience: audience, budget: &budget)
+            }
+            let fired = waiting.fire(at: due, settings: settings, budget: &budget)
+            reminder = fired.keep ? waiting : nil
+            return fired.effects
+        case .plug:
+            guard let confirmed = power.expire(at: due, plugContext) else { return [] }
+            return take(confirmed, transitionAt: power.transitionAt, at: due, audience: audience, budget: &budget)
+        case .lost:
+            // An update due at the same moment as the end is dropped.
+            var effects: [TrackerEffect] = []
+            for event in machine.expire(at: due, lostAfterMinutes: settings.lostAfterMinutes) {
+                effects += perform(event, at: due, audience: audience, budget: &budget)
+            }
+            return effects
+        case .update:
+            return perform(.changed, at: due, audience: audience, budget: &budget)
+        }
+    }
+
+    /// Takes a reading into the cycle machine: estimated from the learned durations where
+    /// it reports no progress, its finish corrected by how past estimates turned out
+    /// (`finish_correction`), each event the machine sees performed at `at`.
+    private mutating func take(_ reading: Observation, transitionAt: Date?, at: Date, audience: Audience,
+                               budget: inout DailyBudget) -> [TrackerEffect] {
+        let estimate = estimated(reading, transitionAt: transitionAt)
+        let history = self.history
+        let correction: (String) -> Double? = settings.finishCorrection ? { history.learned($0) } : { _ in nil }
+        var effects: [TrackerEffect] = []
+        for event in machine.observe(estimate, correction: correction, transitionAt: transitionAt) {
+            effects += perform(event, at: at, audience: audience, budget: &budget)
+        }
+        markEstimate(estimate, reported: reading)
+        return effects
+    }
+
+    private mutating func perform(_ event: CycleMachine.Event, at: Date, audience: Audience,
+                                  budget: inout DailyBudget) -> [TrackerEffect] {
         switch event {
         case .warning(let text):
             return [.warning(text)]
@@ -349,7 +365,7 @@ public struct ApplianceTracker: Sendable {
             if let notice = ending.notice {
                 held = notice
                 budget.waitingEnds += 1
-                effects += deliverHeld(at: endedAt, budget: &budget)
+                effects += deliverHeld(at: endedAt, audience: audience, budget: &budget)
             }
             lastEndedCycle = cycle
             effects.append(.cycleEnded(at: endedAt, outcome: outcome))

@@ -96,7 +96,7 @@ public struct Household: Sendable {
     /// The earliest moment a tick would do something for any appliance (an unload
     /// reminder included).
     public var nextDeadline: Date? {
-        members.values.compactMap(\.tracker.nextDeadline).min()
+        members.values.compactMap(\.tracker.nextDeadline?.at).min()
     }
 
     /// Calls counted on the UTC day of `date` (zero on a later day).
@@ -110,7 +110,7 @@ public struct Household: Sendable {
                     waitingEnds: members.values.filter(\.tracker.holdsEnd).count)
     }
 
-    /// What the trackers are told about the people: the settings and who is home.
+    /// What the trackers are handed about the people with each event: the settings and who is home.
     public var audience: Audience {
         Audience(delivery: delivery, home: Set(presence.filter { $0.value == "home" }.keys))
     }
@@ -155,7 +155,6 @@ public struct Household: Sendable {
                                   _ apply: (inout ApplianceTracker, DailyBudget) -> [TrackerEffect]) -> [Step] {
         var steps = fireDeadlines(before: at, inclusive: false)
         guard var member = members[applianceID] else { return steps }
-        member.tracker.audience = audience
         let effects = apply(&member.tracker, budget(at: at))
         members[applianceID] = member
         steps.append(step(applianceID, observation: nil, effects: effects))
@@ -178,8 +177,7 @@ public struct Household: Sendable {
         var steps: [Step] = []
         for id in order {
             guard var member = members[id] else { continue }
-            member.tracker.audience = audience
-            let effects = member.tracker.reconsider(at: at, budget: budget(at: at))
+            let effects = member.tracker.reconsider(at: at, budget: budget(at: at), audience: audience)
             members[id] = member
             if !effects.isEmpty { steps.append(step(id, observation: nil, effects: effects)) }
         }
@@ -188,8 +186,7 @@ public struct Household: Sendable {
 
     private mutating func observe(_ applianceID: String, _ observation: Observation) -> Step? {
         guard var member = members[applianceID] else { return nil }
-        member.tracker.audience = audience
-        let effects = member.tracker.observe(observation, budget: budget(at: observation.at))
+        let effects = member.tracker.observe(observation, budget: budget(at: observation.at), audience: audience)
         members[applianceID] = member
         return step(applianceID, observation: observation, effects: effects)
     }
@@ -200,12 +197,11 @@ public struct Household: Sendable {
         var steps: [Step] = []
         while let (applianceID, due) = earliestDeadline(), inclusive ? due <= limit : due < limit {
             guard var member = members[applianceID] else { break }
-            member.tracker.audience = audience
-            let effects = member.tracker.advance(to: due, budget: budget(at: due))
+            let effects = member.tracker.advance(to: due, budget: budget(at: due), audience: audience)
             members[applianceID] = member
             steps.append(step(applianceID, observation: nil, effects: effects))
             // Every firing moves the deadline on; stop rather than spin should that break.
-            if let next = member.tracker.nextDeadline, next <= due { break }
+            if let next = member.tracker.nextDeadline?.at, next <= due { break }
         }
         return steps
     }
@@ -213,7 +209,7 @@ public struct Household: Sendable {
     private func earliestDeadline() -> (String, Date)? {
         var earliest: (String, Date)?
         for id in order {
-            guard let due = members[id]?.tracker.nextDeadline else { continue }
+            guard let due = members[id]?.tracker.nextDeadline?.at else { continue }
             if earliest.map({ due < $0.1 }) ?? true { earliest = (id, due) }
         }
         return earliest

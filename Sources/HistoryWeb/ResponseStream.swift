@@ -9,10 +9,3 @@ public protocol ResponseStream: AnyObject, Sendable {
     /// The response is over (ended, or the client went away): called once, on any thread.
     func finished()
 }
-
-/// What a `ResponseStream` hands the server.
-public enum StreamChunk: Sendable, Equatable {
-    case bytes([UInt8])
-    case idle
-    case end
-}

@@ -13,6 +13,8 @@ enum APIJSON {
             ("pushes_today", .int(service.pushesToday)), ("daily_push_limit", .int(service.dailyPushLimit)),
             ("pushes_left_today", .int(service.pushesLeftToday)),
             ("integration_connected", .bool(service.integrationConnected)),
+            // The declared tunable settings, from which the integration makes its entities.
+            ("appliance_settings", SettingsJSON.declarations),
         ])
     }
 

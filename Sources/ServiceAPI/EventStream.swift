@@ -33,11 +33,16 @@ final class EventStream: ResponseStream {
             return .bytes(first)
         }
         let wait = min(seconds, max(0, keepaliveSeconds - Date().timeIntervalSince(state.quietSince)))
-        guard let events = subscription.next(waitingAtMost: wait) else { return .end }
-        if events.isEmpty {
+        let events: [ServiceEvent]
+        switch subscription.next(waitingAtMost: wait) {
+        case .ended:
+            return .end
+        case .idle:
             guard Date().timeIntervalSince(state.quietSince) >= keepaliveSeconds else { return .idle }
             state.quietSince = Date()
             return .bytes(Array(": keepalive\n\n".utf8))
+        case .events(let told):
+            events = told
         }
         state.quietSince = Date()
         let text = events.map { event in

@@ -74,6 +74,22 @@ func unix(_ date: Date) -> Int? { NumberText.int(date.timeIntervalSince1970, .do
         #expect(unchanged.calls == off.calls)
     }
 
+    @Test func switchedOffWhileTheCycleRunsTheNextCallShowsTheAppliancesOwnFinish() throws {
+        // `finish_correction` is tunable (the API, HA's switch): a `retuned` event carries it.
+        var household = Household(dailyLimit: 400)
+        let settings = ApplianceSettings.dishwasher()
+        household.follow(settings, history: FinishHistory(errors: [eco50: [480, 480, 480]]))
+        let observations = try Replay.observations(lines: numbered(overrunningCycle(start: 0, over: 8))).observations
+        func calls(_ steps: [Household.Step]) -> [SupernotifyCall] { steps.flatMap(\.effects).calls }
+        #expect(calls(household.handle(.observed("dishwasher", observations[0]))).map(\.when) == [unix(minute(68))])
+        var off = settings
+        off.finishCorrection = false
+        #expect(calls(household.handle(.retuned("dishwasher", off, at: minute(5)))).isEmpty, "nothing sent for the change itself")
+        let next = calls(household.handle(.observed("dishwasher", observations[1])))
+        #expect(next.map(\.reason) == ["step 10"])
+        #expect(next.map(\.when) == [unix(minute(60).addingTimeInterval(1))], "the finish HA reports, uncorrected")
+    }
+
     @Test func theCycleKeepsTheReportedAndTheShownFinish() throws {
         var household = Household(dailyLimit: 400)
         household.follow(.dishwasher(), history: FinishHistory(errors: [eco50: [480, 480, 480]]))

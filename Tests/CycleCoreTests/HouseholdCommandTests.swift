@@ -123,7 +123,7 @@ import Testing
 
     @Test func overridesApplyOnlyTheirKeys() {
         let base = ApplianceSettings.dishwasher { $0.notifyProgress = true }
-        let overrides = ApplianceOverrides(notifyStart: false).merging(ApplianceOverrides(steps: .at([50])))
+        let overrides = ApplianceOverrides(values: ["notify_start": .flag(false)]).merging(ApplianceOverrides(steps: .at([50])))
         let applied = overrides.applied(to: base)
         #expect(applied.notifyStart == false && applied.steps == .at([50]) && applied.notifyProgress == true)
         #expect(overrides.overridden == ["notify_start", "progress_steps"])

@@ -175,7 +175,7 @@ import Testing
         var harness = Harness()
         harness.see(zero, states("run", progress: 0, finish: finishA))
         #expect(harness.see(at(10), states("run", progress: 10, finish: finishA)).isEmpty)
-        #expect(harness.tracker.nextDeadline == at(30))
+        #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .update, at: at(30)))
         harness.see(at(20), states("run", progress: 12, finish: finishA))
         let settled = harness.tick(at(45)).calls
         #expect(settled.map(\.at) == [at(30)])
@@ -187,7 +187,7 @@ import Testing
         harness.see(zero, states("run", progress: 0, finish: finishA))
         #expect(harness.see(at(60), states("run", progress: 10, finish: finishA)).calls.count == 1)
         #expect(harness.see(at(65), states("run", progress: 20, finish: finishA)).isEmpty)
-        #expect(harness.tracker.nextDeadline == at(75))
+        #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .update, at: at(75)))
         #expect(harness.see(at(70), states("run", progress: 31, finish: finishA)).isEmpty)
         let due = harness.see(at(90), states("run", progress: 32, finish: finishA)).calls
         #expect(due.map(\.at) == [at(75)])
@@ -252,10 +252,10 @@ import Testing
     @Test func heartbeatsAtExactlyTheLastLiveCallPlusTheInterval() {
         var harness = Harness(.dishwasher { $0.steps = .at([10, 50]) })
         harness.see(zero, states("run", progress: 0))
-        #expect(harness.tracker.nextDeadline == minute(25))
+        #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .update, at: minute(25)))
         harness.see(minute(30), states("run", progress: 12))
         #expect(harness.calls.map(\.at) == [zero, minute(25), minute(30)])
-        #expect(harness.tracker.nextDeadline == minute(55))
+        #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .update, at: minute(55)))
         #expect(harness.tick(minute(55)).calls.map(\.reason) == ["heartbeat"])
         // With a finish time sent, no heartbeat.
         harness.see(minute(60), states("run", progress: 13, finish: finishA))
@@ -267,7 +267,7 @@ import Testing
         var harness = Harness()
         harness.see(zero, states("run", progress: 0))
         harness.see(minute(10), [:])
-        #expect(harness.tracker.nextDeadline == minute(370))
+        #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .lost, at: minute(370)))
         #expect(harness.tick(minute(60)).isEmpty)
         let back = harness.see(minute(61), states("run", progress: 5))
         #expect(back.calls.map(\.reason) == ["heartbeat"])

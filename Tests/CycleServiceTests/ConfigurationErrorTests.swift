@@ -1,4 +1,3 @@
-@testable import CycleCommands
 @testable import CycleService
 import FoundationEssentials
 import TestSupport
@@ -9,7 +8,7 @@ import Testing
 @Suite struct ConfigurationErrorTests {
     private func message(_ json: String) -> String? {
         let error = #expect(throws: ConfigurationError.self) { try ConfigurationLoader.parse(Data(json.utf8), file: "c.json") }
-        #expect(error.map(CommandError.init)?.code == .config)
+        #expect(error?.kind == .invalid)
         return error?.message
     }
 

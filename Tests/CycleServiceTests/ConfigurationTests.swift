@@ -1,4 +1,3 @@
-@testable import CycleCommands
 @testable import CycleService
 import FoundationEssentials
 import TestSupport
@@ -110,13 +109,13 @@ import Testing
     @Test(arguments: errors)
     func badInputNamesTheFileTheKeyAndWhatWasExpected(json: String, message: String) {
         let error = #expect(throws: ConfigurationError.self) { try parse(json) }
-        #expect(error.map(CommandError.init)?.code == .config)
+        #expect(error?.kind == .invalid)
         #expect(error?.message == message)
     }
 
     @Test func malformedJSONIsAConfigError() {
         let error = #expect(throws: ConfigurationError.self) { try parse(#"{"poll": {"active_seconds": 10,}"#) }
-        #expect(error.map(CommandError.init)?.code == .config)
+        #expect(error?.kind == .invalid)
         #expect(error?.message.hasPrefix("test.json: not valid JSON") == true)
     }
 
@@ -129,7 +128,7 @@ import Testing
         let missing = #expect(throws: ConfigurationError.self) {
             try ConfigurationLoader.locate(explicit: directory.directory + "/nope.json", environment: [:])
         }
-        #expect(missing.map(CommandError.init)?.code == .noInput)
+        #expect(missing?.kind == .missingFile)
         #expect(missing?.message.contains("nope.json does not exist") == true)
     }
 
@@ -149,7 +148,7 @@ import Testing
         #expect(supervisor.url == "http://supervisor/core")
         #expect(supervisor.tokenSource == "$SUPERVISOR_TOKEN")
         let none = #expect(throws: ConfigurationError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
-        #expect(none.map(CommandError.init)?.code == .config)
+        #expect(none?.kind == .invalid)
         config.tokenFile = directory.directory + "/missing-token"
         let unreadable = #expect(throws: ConfigurationError.self) { try HomeAssistantAccess.resolve(config, environment: [:]) }
         #expect(unreadable?.message.contains("missing-token, which does not exist") == true)

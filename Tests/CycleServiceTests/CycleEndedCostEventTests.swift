@@ -27,16 +27,16 @@ struct CycleEndedCostEventTests {
         let surface = Surface()
         let fixture = try StoreFixture()
         let store = try HistoryStore(path: fixture.path())
-        let publisher = try HomeAssistantPoster(surface: surface, store: store, log: LogCapture().log, appliances: [settings.id])
+        let poster = try HomeAssistantPoster(surface: surface, store: store, log: LogCapture().log, appliances: [settings.id])
         var snapshots = ApplianceSnapshots()
         var household = Household(dailyLimit: 400)
         household.follow(settings, history: FinishHistory())
         for observation in observations {
             let steps = household.handle(.observed(settings.id, observation))
             snapshots.take(steps)
-            publisher.take(steps, household: household)
+            poster.take(steps, household: household)
         }
-        await publisher.publish(household, snapshots: snapshots, at: observations.last?.at ?? Date())
+        await poster.publish(household, snapshots: snapshots, at: observations.last?.at ?? Date())
         let ended = try #require(surface.events.withLock { $0 }.first { $0.type == "cycletrack_cycle_ended" })
         return try #require(try JSONSerialization.jsonObject(with: Data(ended.data.utf8)) as? [String: Any])
     }

@@ -22,16 +22,33 @@ import Testing
     func aBurstEndsWhenHomeAssistantGoesQuiet(arrivals: [(Double, Bool)], due: Double) {
         var burst = EventBurst(quietSeconds: 0.02, capSeconds: 0.25)
         #expect(burst.due == nil)
-        for (seconds, completing) in arrivals { burst.arrived(at: Self.at(seconds), completing: completing) }
+        for (index, (seconds, completing)) in arrivals.enumerated() {
+            burst.arrived(["sensor.e\(index % 3)"], at: Self.at(seconds)) { _ in completing }
+        }
         let expected = Self.at(due)
         #expect(abs((burst.due ?? .distantPast).timeIntervalSince(expected)) < 1e-6)
-        let early = burst.take(at: expected.addingTimeInterval(-0.001))
-        #expect(!early)
+        #expect(burst.take(at: expected.addingTimeInterval(-0.001)) == nil)
         let taken = burst.take(at: expected.addingTimeInterval(1e-6))
-        #expect(taken)
+        #expect(taken == Set((0..<min(arrivals.count, 3)).map { "sensor.e\($0)" }))
         #expect(burst.due == nil)
-        burst.arrived(at: Self.at(1), completing: false)
+        #expect(burst.entities.isEmpty)
+        burst.arrived(["sensor.e9"], at: Self.at(1)) { _ in false }
         #expect(abs((burst.due ?? .distantPast).timeIntervalSince(Self.at(1.02))) < 1e-6)
+        #expect(burst.take(at: Self.at(2)) == ["sensor.e9"])
+    }
+
+    /// Whether the burst is complete is asked of every entity it changed so far, not of the
+    /// last arrival's alone: (arrivals, the entities that complete the appliance, due).
+    @Test(arguments: [
+        // The appliance's two entities, one message each: complete with the second.
+        ([(0.0, ["a"]), (0.005, ["b"])], 0.005),
+        // The same entity twice: never complete, the quiet wait.
+        ([(0.0, ["a"]), (0.005, ["a"])], 0.025),
+    ] as [([(Double, Set<String>)], Double)])
+    func completenessCountsEveryEntityOfTheBurst(arrivals: [(Double, Set<String>)], due: Double) {
+        var burst = EventBurst(quietSeconds: 0.02, capSeconds: 0.25)
+        for (seconds, entities) in arrivals { burst.arrived(entities, at: Self.at(seconds)) { $0.isSuperset(of: ["a", "b"]) } }
+        #expect(abs((burst.due ?? .distantPast).timeIntervalSince(Self.at(due))) < 1e-6)
     }
 
     /// HA coalesces: its message's end says it sent all it wrote together (issue 31, item
@@ -48,7 +65,7 @@ import Testing
     ] as [([(Double, Bool)], Double?, Double?)])
     func aBatchsEndEndsTheBurstAtOnce(arrivals: [(Double, Bool)], ended: Double?, due: Double?) {
         var burst = EventBurst(quietSeconds: 0.02, capSeconds: 0.25)
-        for (seconds, completing) in arrivals { burst.arrived(at: Self.at(seconds), completing: completing) }
+        for (seconds, completing) in arrivals { burst.arrived(["sensor.e"], at: Self.at(seconds)) { _ in completing } }
         if let ended { burst.ended(at: Self.at(ended)) }
         #expect(burst.due.map { abs($0.timeIntervalSince(Self.at(due ?? -1))) < 1e-6 } ?? (due == nil))
     }

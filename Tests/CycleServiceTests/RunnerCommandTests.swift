@@ -7,7 +7,6 @@ import TestSupport
 @testable import CycleHistory
 @testable import HomeAssistantAPI
 @testable import CycleService
-@testable import CycleCommands
 
 /// Commands from the local API taken by the runner between events, in virtual time: a
 /// whole dishwasher cycle against the stand-in HA, with a real SQLite file.

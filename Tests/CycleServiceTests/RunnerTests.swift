@@ -1,4 +1,3 @@
-@testable import CycleCommands
 import CycleCore
 @testable import CycleHistory
 @testable import CycleService
@@ -62,8 +61,8 @@ import Testing
 
         // Replaying the observations the service stored gives the very same calls: run
         // and replay are one code path.
-        let replayed = Replay.run(settings: script.tracked.settings,
-                                  observations: try StoredCycleTrace.load(cycleID: cycle.id, databasePath: fixture.path()).observations)
+        let stored = try #require(try StoredCycleTrace.load(cycleID: cycle.id, from: store))
+        let replayed = Replay.run(settings: script.tracked.settings, observations: stored.observations)
         #expect(replayed.calls.map { $0.bodyJSON() } == pushes.map(\.body))
         #expect(replayed.calls.map(\.kind) == pushes.map(\.kind))
         // And replaying the script itself gives the same kinds and bodies (times differ by

@@ -3,7 +3,7 @@ import Testing
 
 /// A step of the integration's scenario (the cycle running), on the same Home Assistant: its frontend
 /// in headless Chromium (logged in by trusted_networks), the dishwasher's device page,
-/// the service's device page and the integration's page, each checked for what it must
+/// the service's device page, the integration's page and the Cycles panel, each checked for what it must
 /// show (the page text, shadow roots included) and for showing no secret, and
 /// screenshotted: to docs/screenshots/ with `CYCLETRACK_WRITE_SCREENSHOTS=1` (or
 /// `CYCLETRACK_UPDATE_SCREENSHOTS=1`, as the history page's), else a temporary folder.
@@ -35,6 +35,9 @@ extension IntegrationWithHomeAssistantTests {
                  shows: ["cycletrack", "Appliance cycle service", "Pushes today", "Pushes left today"]),
             Page(file: "ha-integration-entry.png", path: "/config/integrations/integration/cycletrack", height: 480,
                  shows: ["cycletrack", "1 service", "entities"]),
+            // The sidebar panel: its frame opened a session by a signed path and shows the page from there.
+            Page(file: "ha-cycles-panel.png", path: "/cycletrack", height: 900,
+                 shows: ["/api/cycletrack/history/", "Appliances", "Dishwasher"]),
         ]
         let secrets = [try String(contentsOf: ha.tokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
                        try String(contentsOfFile: scratch.path + "/cycletrack.api-key", encoding: .utf8)
@@ -46,6 +49,7 @@ extension IntegrationWithHomeAssistantTests {
             let text = try browser.waitForText(containing: page.shows, timeout: .seconds(120))
             #expect(text.hasPrefix(ha.url.absoluteString + page.path), "logged in by itself, on \(page.path): \(text.prefix(200))")
             #expect(!secrets.contains { text.contains($0) }, "\(page.file) shows no token or key")
+            #expect(!text.contains("authSig"), "\(page.file): no signed path is left in an address")
             let png = try browser.screenshot()
             #expect(Self.pngSize(png).map { [$0.width, $0.height] } == [Self.screenshotWidth, page.height], "\(page.file)")
             let path = Self.screenshotFolder + "/" + page.file

@@ -5,13 +5,13 @@ import TestSupport
 import Testing
 @testable import CycleHistory
 @testable import HistoryWeb
-@testable import CycleCommands
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The history server under clients that send half a request and stop, a client the
-/// allow list refuses, and the command line's address and port (issue 22, defect 12).
+/// allow list refuses (issue 22, defect 12); `serve`'s address and port are in
+/// CycleCommandsTests (CommandErrorTests).
 @Suite("History server limits")
 struct HistoryServerLimitsTests {
     /// A connection that sent the start of a request and nothing more.
@@ -83,13 +83,5 @@ struct HistoryServerLimitsTests {
             #expect(answer.status == 403 && answer.text.contains("http.allow"))
         }
         #expect(told.withLock { $0 } == ["127.0.0.1"])
-    }
-
-    @Test("serve --listen localhost and --port 99999 are both usage errors (64)",
-          arguments: [["--listen", "localhost"], ["--port", "99999"], ["--allow", "my-laptop"]])
-    func serveUsage(arguments: [String]) {
-        #expect { _ = try ServeCommand(arguments: arguments, environment: [:]) } throws: { error in
-            (error as? CommandError)?.code == .usage
-        }
     }
 }

@@ -24,7 +24,7 @@ import Testing
         #expect(told == .bytes(Array(("event: reminder\ndata: {\"appliance\":\"washer\",\"at\":\"1970-01-01T00:00:00Z\"}\n\n"
             + "event: service\ndata: {\"version\":\"0.2.0\",\"instance_id\":\"instance\",\"home_assistant\":{\"connected\":true,"
             + "\"updates\":\"events\"},\"pushes_today\":3,\"daily_push_limit\":400,\"pushes_left_today\":397,"
-            + "\"integration_connected\":false}\n\n").utf8)))
+            + "\"integration_connected\":false,\"appliance_settings\":\(SettingsJSON.declarations.compactJSON())}\n\n").utf8)))
         link.update(service: service, appliances: [], events: [])
         #expect(link.subscribe() != nil, "a second stream may open")
         link.close()

@@ -85,10 +85,15 @@ import TestSupport
         var base = defaults
         base.notifyProgress = true
         let rows = SettingsSources.rows(base: base, defaults: defaults,
-                                        overrides: ApplianceOverrides(steps: .at([50]), unloadReminderMinutes: 0))
-        #expect(rows.map { "\($0.key)=\($0.value) (\($0.source))" } == [
-            #"progress_steps={"at":[50]} (api override)"#, "notify_start=true (default)", "notify_progress=true (config)",
-            "notify_end=true (default)", "live_activity=true (default)", "unload_reminder_minutes=null (api override)",
-        ])
+                                        overrides: ApplianceOverrides(steps: .at([50]), values: ["unload_reminder_minutes": .number(0)]))
+        // One row per tunable setting, in the API's order (ApplianceSetting.all).
+        #expect(rows.map(\.key) == ApplianceOverrides.keys)
+        let shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, "\($0.value) (\($0.source))") })
+        #expect(shown["progress_steps"] == #"{"at":[50]} (api override)"#)
+        #expect(shown["notify_progress"] == "true (config)")
+        #expect(shown["unload_reminder_minutes"] == "null (api override)")
+        #expect(shown["notify_start"] == "true (default)" && shown["live_activity"] == "true (default)")
+        let rest = rows.filter { !["progress_steps", "notify_progress", "unload_reminder_minutes"].contains($0.key) }
+        #expect(rest.allSatisfy { $0.source == "default" })
     }
 }

@@ -49,7 +49,7 @@ async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -
 
     async_watch_issues(hass, entry)
     if entry.options.get(CONF_PANEL, False):
-        async_register_panel(hass, entry)
+        await async_register_panel(hass, entry)
     entry.async_create_background_task(hass, coordinator.async_follow_stream(), "cycletrack event stream")
     return True
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 import logging
 from typing import Final
 
@@ -29,6 +30,11 @@ DAILY_LIMIT_WARNING_SHARE: Final = 0.1
 # The history page behind Home Assistant (see panel.py).
 PANEL_URL_PATH: Final = "cycletrack"
 HISTORY_VIEW_PREFIX: Final = "/api/cycletrack/history"
+HISTORY_SESSION_PREFIX: Final = "/api/cycletrack/session"
+# The panel's signed session path is valid this long; a session lapses after this much disuse.
+SESSION_SIGNATURE_SECONDS: Final = 30
+SESSION_IDLE: Final = timedelta(minutes=30)
+SESSIONS_PER_ENTRY: Final = 32
 
 CYCLE_STATES: Final = [
     "idle",

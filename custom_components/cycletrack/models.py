@@ -37,6 +37,45 @@ def _field(body: dict[str, Any], key: str, where: str) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class SettingDeclaration:
+    """A tunable appliance setting as the service declares it: the entity it makes.
+
+    GET /api/v1/service's `appliance_settings` (docs/API.md): a `flag` is a switch, a
+    `number` a number entity. Named by `entity_key` in strings.json and icons.json.
+    """
+
+    key: str
+    entity_key: str
+    type: str
+    min: float | None
+    max: float | None
+    step: float | None
+    unit: str | None
+    # The value a null stands for (0 minutes: off); None when the setting is never null.
+    off: float | None
+
+    @classmethod
+    def from_dict(cls, body: Any, where: str) -> SettingDeclaration:
+        """Read one declaration."""
+        if not isinstance(body, dict):
+            raise ModelError(f"{where}: expected an object, got {body!r}")
+        key = str(_field(body, "key", where))
+        kind = _field(body, "type", f"{where} '{key}'")
+        if kind not in ("flag", "number"):
+            raise ModelError(f"{where} '{key}'.type: expected flag or number, got {kind!r}")
+        return cls(
+            key=key,
+            entity_key=str(body.get("entity_key") or key),
+            type=kind,
+            min=_number(body.get("min"), f"{where} '{key}'.min"),
+            max=_number(body.get("max"), f"{where} '{key}'.max"),
+            step=_number(body.get("step"), f"{where} '{key}'.step"),
+            unit=body.get("unit"),
+            off=_number(body.get("off"), f"{where} '{key}'.off"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ServiceInfo:
     """GET /api/v1/service."""
 
@@ -48,6 +87,9 @@ class ServiceInfo:
     daily_push_limit: int
     pushes_left_today: int
     integration_connected: bool
+    # The tunable settings each appliance's switches and numbers are made from (a service
+    # before 0.3 declares none: its appliances then have no setting entities).
+    appliance_settings: tuple[SettingDeclaration, ...] = ()
 
     @classmethod
     def from_dict(cls, body: dict[str, Any]) -> ServiceInfo:
@@ -63,6 +105,10 @@ class ServiceInfo:
             daily_push_limit=int(_field(body, "daily_push_limit", where)),
             pushes_left_today=int(_field(body, "pushes_left_today", where)),
             integration_connected=bool(body.get("integration_connected", False)),
+            appliance_settings=tuple(
+                SettingDeclaration.from_dict(item, f"{where}.appliance_settings")
+                for item in body.get("appliance_settings") or []
+            ),
         )
 
 
@@ -90,30 +136,20 @@ class LastCycle:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """An appliance's effective settings; the raw object is kept for PATCH round trips."""
+    """An appliance's effective settings: its progress steps, and the declared ones by key."""
 
     progress_steps: dict[str, Any]
-    notify_start: bool
-    notify_progress: bool
-    notify_end: bool
-    live_activity: bool
-    unload_reminder_minutes: int | None
+    values: dict[str, Any]
 
     @classmethod
-    def from_dict(cls, body: dict[str, Any], where: str) -> Settings:
+    def from_dict(cls, body: Any, where: str) -> Settings:
         """Read a settings object."""
+        if not isinstance(body, dict):
+            raise ModelError(f"{where}: expected an object, got {body!r}")
         steps = _field(body, "progress_steps", where)
         if not isinstance(steps, dict):
             raise ModelError(f"{where}.progress_steps: expected an object, got {steps!r}")
-        reminder = body.get("unload_reminder_minutes")
-        return cls(
-            progress_steps=steps,
-            notify_start=bool(_field(body, "notify_start", where)),
-            notify_progress=bool(_field(body, "notify_progress", where)),
-            notify_end=bool(_field(body, "notify_end", where)),
-            live_activity=bool(_field(body, "live_activity", where)),
-            unload_reminder_minutes=None if reminder is None else int(reminder),
-        )
+        return cls(progress_steps=steps, values={k: v for k, v in body.items() if k != "progress_steps"})
 
 
 @dataclass(frozen=True, slots=True)

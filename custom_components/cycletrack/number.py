@@ -1,4 +1,4 @@
-"""Number entities: an appliance's progress steps and unload reminder, set through the API."""
+"""Number entities: an appliance's progress steps and its declared number settings, set through the API."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from homeassistant.components.number import (
+    DEFAULT_MAX_VALUE,
+    DEFAULT_MIN_VALUE,
     NumberEntity,
     NumberEntityDescription,
     NumberMode,
 )
-from homeassistant.const import PERCENTAGE, EntityCategory, UnitOfTime
+from homeassistant.const import PERCENTAGE, EntityCategory
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddConfigEntryEntitiesCallback
 
 from .coordinator import CycletrackConfigEntry
 from .entity import DescribedApplianceEntity, async_add_appliance_entities
-from .models import Settings
+from .models import SettingDeclaration, Settings
 from .settings import async_update_settings
 
 PARALLEL_UPDATES = 1
@@ -52,7 +54,8 @@ class SettingNumberDescription(NumberEntityDescription):
     change: Callable[[Settings, float], dict[str, Any]]
 
 
-SETTING_NUMBERS: tuple[SettingNumberDescription, ...] = (
+# The parts of `progress_steps` (an object, not a declared setting), one number each.
+STEP_NUMBERS: tuple[SettingNumberDescription, ...] = (
     SettingNumberDescription(
         key="progress_step",
         native_min_value=1,
@@ -80,16 +83,29 @@ SETTING_NUMBERS: tuple[SettingNumberDescription, ...] = (
         value=_steps_value("fine_step"),
         change=_steps_change("fine_step"),
     ),
-    SettingNumberDescription(
-        key="unload_reminder",
-        native_min_value=0,
-        native_max_value=1440,
-        native_step=1,
-        native_unit_of_measurement=UnitOfTime.MINUTES,
-        value=lambda s: float(s.unload_reminder_minutes or 0),
-        change=lambda s, value: {"unload_reminder_minutes": int(value)},
-    ),
 )
+
+
+def declared_number(setting: SettingDeclaration) -> SettingNumberDescription:
+    """Return the number a declared setting makes: its range, step and unit, its value in effect."""
+    whole = setting.step == 1
+
+    def value(settings: Settings) -> float | None:
+        current = settings.values.get(setting.key)
+        return setting.off if current is None else float(current)
+
+    def change(_: Settings, number: float) -> dict[str, Any]:
+        return {setting.key: int(number) if whole else number}
+
+    return SettingNumberDescription(
+        key=setting.entity_key,
+        native_min_value=setting.min or DEFAULT_MIN_VALUE,
+        native_max_value=setting.max or DEFAULT_MAX_VALUE,
+        native_step=setting.step,
+        native_unit_of_measurement=setting.unit,
+        value=value,
+        change=change,
+    )
 
 
 async def async_setup_entry(
@@ -97,11 +113,17 @@ async def async_setup_entry(
     entry: CycletrackConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Add each appliance's setting numbers."""
+    """Add the step numbers and one per declared number setting (`appliance_settings`) to each appliance."""
     async_add_appliance_entities(
         entry,
         async_add_entities,
-        lambda c, appliance_id: [SettingNumber(c, appliance_id, d) for d in SETTING_NUMBERS],
+        lambda c, appliance_id: [
+            SettingNumber(c, appliance_id, d)
+            for d in (
+                *STEP_NUMBERS,
+                *(declared_number(s) for s in c.data.service.appliance_settings if s.type == "number"),
+            )
+        ],
     )
 
 

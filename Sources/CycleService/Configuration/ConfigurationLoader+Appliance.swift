@@ -32,9 +32,6 @@ extension ConfigurationLoader {
         if let icon = settings.icon, !icon.contains(":") {
             throw object.invalid("icon", "expects an icon like \"mdi:dishwasher\", found \"\(icon)\"")
         }
-        settings.notifyStart = try object.bool("notify_start") ?? settings.notifyStart
-        settings.notifyProgress = try object.bool("notify_progress") ?? settings.notifyProgress
-        settings.notifyEnd = try object.bool("notify_end") ?? settings.notifyEnd
         if case .array(let percentages)? = object.tree("progress_steps") {
             // A list is short for {"at": [...]}; an empty one (the add-on's unset list) keeps the default.
             if !percentages.isEmpty {
@@ -66,24 +63,15 @@ extension ConfigurationLoader {
                                       hasProfile: hasProfile || settings.profile == .plug)
     }
 
-    /// An appliance's timing and presentation keys, over the household's defaults.
+    /// An appliance's declared settings (`ApplianceSetting.all`) and its presentation keys,
+    /// over the household's defaults.
     private static func readTuning(_ object: ObjectReader, into settings: inout ApplianceSettings) throws(ConfigurationError) {
-        settings.cyclePushLimit = try object.int("cycle_push_limit", in: 3...1000) ?? settings.cyclePushLimit
+        for setting in ApplianceSetting.all where setting.configurable {
+            if let value = try setting.read(object) { setting.set(value, in: &settings) }
+        }
         settings.dashboard = try object.string("dashboard")
         if object.has("target") { settings.target = try object.stringList("target") ?? [] }
         settings.color = try object.string("color")
-        settings.relevance = try object.number("relevance", in: 0...1)
-        settings.persistent = try object.bool("persistent") ?? settings.persistent
-        settings.fcmHighPriority = try object.bool("fcm_high_priority") ?? settings.fcmHighPriority
-        settings.settleSeconds = try object.number("settle_seconds", in: 0...3600) ?? settings.settleSeconds
-        settings.minUpdateSeconds = try object.number("min_update_seconds", in: 0...3600) ?? settings.minUpdateSeconds
-        settings.finishJitterSeconds = try object.number("finish_jitter_seconds", in: 0...86400) ?? settings.finishJitterSeconds
-        settings.temperatureStep = try object.number("temperature_step", in: 0.1...1000) ?? settings.temperatureStep
-        settings.heartbeatMinutes = try object.number("heartbeat_minutes", in: 1...1440) ?? settings.heartbeatMinutes
-        settings.lostAfterMinutes = try object.number("lost_after_minutes", in: 1...10080) ?? settings.lostAfterMinutes
-        settings.finishCorrection = try object.bool("finish_correction") ?? settings.finishCorrection
-        settings.unloadReminderMinutes = try object.number("unload_reminder_minutes", in: 0...1440)
-        settings.unloadReminderRepeats = try object.int("unload_reminder_repeats", in: 0...20) ?? settings.unloadReminderRepeats
     }
 
     /// The appliance's entities by role, from `entities: {role: id}` and the flat

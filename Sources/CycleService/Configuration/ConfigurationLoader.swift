@@ -13,13 +13,12 @@ public enum ConfigurationLoader {
         "home_assistant", "database", "history", "updates", "poll", "supernotify", "discover", "entities", "target",
         "texts", "appliances", "http", "quiet_hours", "presence_wait_hours", "people", "price",
     ]
+    /// An appliance's keys: those read by hand, the declared settings the file sets
+    /// (`ApplianceSetting.all`), and the flat entity and power keys.
     static let applianceKeys = [
-        "id", "name", "icon", "entities", "notify_start", "notify_progress", "notify_end", "progress_steps",
-        "cycle_push_limit", "dashboard", "target", "texts", "color", "relevance", "persistent", "fcm_high_priority",
-        "settle_seconds", "min_update_seconds", "finish_jitter_seconds", "temperature_step", "heartbeat_minutes",
-        "lost_after_minutes", "finish_correction", "unload_reminder_minutes", "unload_reminder_repeats",
-        "profile", "power", "quiet_hours",
-    ] + flatEntityKeys + flatPowerKeys
+        "id", "name", "icon", "entities", "progress_steps", "dashboard", "target", "texts", "color", "profile", "power",
+        "quiet_hours",
+    ] + ApplianceSetting.all.filter(\.configurable).map(\.key) + flatEntityKeys + flatPowerKeys
     /// The smart plug thresholds (`power.on_watts`, …), docs/REFERENCE.md.
     static let powerKeys = [
         "on_watts", "start_seconds", "off_watts", "off_seconds", "zero_watts", "quiet_seconds", "burst_seconds",

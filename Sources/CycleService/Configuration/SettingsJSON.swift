@@ -23,18 +23,17 @@ public enum SettingsJSON {
             }
             return .reset
         }
-        try refuseLooseValues(object)
-        return .set(try overrides(object))
-    }
-
-    /// What the stored rows may hold but a `PATCH` may not: a null for a key that has no
-    /// "off" (it would change nothing, silently), and minutes that aren't whole.
-    private static func refuseLooseValues(_ object: ObjectReader) throws(ConfigurationError) {
-        for key in ["progress_steps", "notify_start", "notify_progress", "notify_end", "live_activity"]
-        where object.has(key) && object.tree(key) == nil {
-            throw object.invalid(key, "expects a value, found null ({\"reset\": true} goes back to the configuration)")
+        var overrides = ApplianceOverrides()
+        if object.has("progress_steps") {
+            guard let steps = object.tree("progress_steps") else {
+                throw object.invalid("progress_steps", "expects a value, found null ({\"reset\": true} goes back to the configuration)")
+            }
+            overrides.steps = try ConfigurationLoader.readSteps(steps, file: object.file, path: "progress_steps")
         }
-        _ = try object.int("unload_reminder_minutes", in: 0...1440)
+        for setting in ApplianceSetting.tunables {
+            overrides.values[setting.key] = try setting.readChange(object)
+        }
+        return .set(overrides)
     }
 
     /// The overrides stored for one appliance (key to JSON text), as `replaceSettingsOverrides` keeps them.
@@ -54,17 +53,14 @@ public enum SettingsJSON {
         return try overrides(try ObjectReader(tree, file: "appliance_settings", path: "", allowed: ApplianceOverrides.keys))
     }
 
+    /// The stored rows: any number in range, and null where it means off.
     private static func overrides(_ object: ObjectReader) throws(ConfigurationError) -> ApplianceOverrides {
         var overrides = ApplianceOverrides()
         if let steps = object.tree("progress_steps") {
             overrides.steps = try ConfigurationLoader.readSteps(steps, file: object.file, path: "progress_steps")
         }
-        overrides.notifyStart = try object.bool("notify_start")
-        overrides.notifyProgress = try object.bool("notify_progress")
-        overrides.notifyEnd = try object.bool("notify_end")
-        overrides.liveActivity = try object.bool("live_activity")
-        if object.has("unload_reminder_minutes") {
-            overrides.unloadReminderMinutes = try object.number("unload_reminder_minutes", in: 0...1440) ?? 0
+        for setting in ApplianceSetting.tunables where object.has(setting.key) {
+            overrides.values[setting.key] = try setting.read(object) ?? setting.off
         }
         return overrides
     }
@@ -73,23 +69,21 @@ public enum SettingsJSON {
     static func object(_ overrides: ApplianceOverrides) -> JSONObject {
         var object = JSONObject()
         if let steps = overrides.steps { object["progress_steps"] = .object(stepsObject(steps)) }
-        if let flag = overrides.notifyStart { object["notify_start"] = .bool(flag) }
-        if let flag = overrides.notifyProgress { object["notify_progress"] = .bool(flag) }
-        if let flag = overrides.notifyEnd { object["notify_end"] = .bool(flag) }
-        if let flag = overrides.liveActivity { object["live_activity"] = .bool(flag) }
-        if let minutes = overrides.unloadReminderMinutes { object["unload_reminder_minutes"] = number(minutes) }
+        for setting in ApplianceSetting.tunables {
+            if let value = overrides.values[setting.key] { object[setting.key] = ApplianceSetting.json(value) }
+        }
         return object
     }
 
     /// The settings in effect, every key (docs/API.md, `Settings`).
     public static func object(_ settings: ApplianceSettings) -> JSONObject {
-        let minutes = settings.unloadReminderMinutesInEffect
-        return JSONObject([
-            ("progress_steps", .object(stepsObject(settings.steps))),
-            ("notify_start", .bool(settings.notifyStart)), ("notify_progress", .bool(settings.notifyProgress)),
-            ("notify_end", .bool(settings.notifyEnd)), ("live_activity", .bool(settings.liveActivity)),
-            ("unload_reminder_minutes", minutes > 0 ? number(minutes) : .null),
-        ])
+        JSONObject([("progress_steps", .object(stepsObject(settings.steps)))]
+                   + ApplianceSetting.tunables.map { ($0.key, $0.json(settings)) })
+    }
+
+    /// The declared tunable settings, as `GET /api/v1/service` serves them (`appliance_settings`).
+    public static var declarations: JSONValue {
+        .array(ApplianceSetting.tunables.map { .object($0.declaration) })
     }
 
     static func stepsObject(_ steps: ProgressSteps) -> JSONObject {
@@ -99,9 +93,5 @@ public enum SettingsJSON {
         case .at(let list):
             JSONObject([("at", .array(list.map(JSONValue.int)))])
         }
-    }
-
-    private static func number(_ value: Double) -> JSONValue {
-        value == value.rounded() ? NumberText.int(value).map(JSONValue.int) ?? .double(value) : .double(value)
     }
 }

@@ -41,17 +41,3 @@ public struct ApplianceSnapshot: Sendable, Equatable {
     /// Whether a Live Activity shows for the open cycle now.
     public var liveActivityShown: Bool
 }
-
-/// The service as the local API shows it (docs/API.md, `GET /api/v1/service`).
-public struct ServiceSnapshot: Sendable, Equatable {
-    public var version: String
-    public var instanceID: String
-    public var homeAssistantConnected: Bool
-    /// `events` while HA's WebSocket subscription is live, else `poll`.
-    public var updates: String
-    public var pushesToday: Int
-    public var dailyPushLimit: Int
-    public var integrationConnected: Bool
-
-    public var pushesLeftToday: Int { max(0, dailyPushLimit - pushesToday) }
-}

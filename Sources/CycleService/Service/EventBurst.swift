@@ -9,25 +9,29 @@ import FoundationEssentials
 /// coalesced message ended) or when every followed entity of each appliance it touched
 /// has arrived; else when HA has been quiet for `quietSeconds` since its last change (an
 /// HA that doesn't coalesce), and at the latest `capSeconds` after its first change (a
-/// chatty appliance can't hold the others).
+/// chatty appliance can't hold the others). It keeps the entities that changed, for the
+/// runner to observe the appliances they belong to when it ends.
 struct EventBurst: Sendable, Equatable {
     var quietSeconds: Double
     var capSeconds: Double
     private var first: Date?
     private var last: Date?
     private var complete = false
+    /// The entities changed by the burst under way.
+    private(set) var entities: Set<String> = []
 
     init(quietSeconds: Double = 0.02, capSeconds: Double = 0.25) {
         self.quietSeconds = quietSeconds
         self.capSeconds = capSeconds
     }
 
-    /// A change arrived; `completing`: with it, every followed entity of each appliance
-    /// the burst touched has arrived.
-    mutating func arrived(at now: Date, completing: Bool) {
+    /// `changed` entities arrived; `completing` says whether, with them, every followed
+    /// entity of each appliance the burst touched has arrived (given the burst's entities).
+    mutating func arrived(_ changed: Set<String>, at now: Date, completing: (Set<String>) -> Bool) {
         if first == nil { first = now }
         last = now
-        complete = completing
+        entities.formUnion(changed)
+        complete = completing(entities)
     }
 
     /// HA sent all it wrote together: the burst under way ends now.
@@ -44,12 +48,11 @@ struct EventBurst: Sendable, Equatable {
         return min(last.addingTimeInterval(quietSeconds), first.addingTimeInterval(capSeconds))
     }
 
-    /// True when the burst has ended at `now`; it is then taken, and the next change starts another.
-    mutating func take(at now: Date) -> Bool {
-        guard let due, due <= now else { return false }
-        first = nil
-        last = nil
-        complete = false
-        return true
+    /// The entities the burst changed, when it has ended at `now`; it is then taken, and
+    /// the next change starts another. Nil while none has ended.
+    mutating func take(at now: Date) -> Set<String>? {
+        guard let due, due <= now else { return nil }
+        defer { self = EventBurst(quietSeconds: quietSeconds, capSeconds: capSeconds) }
+        return entities
     }
 }

@@ -35,7 +35,7 @@ extension Runner {
         if let failure = await readAll() {
             // The backoff counts from when the failed request ended: a hanging HA
             // must not be asked again the moment its timeout passes.
-            return path.readFailed(failure, at: clock.now(), jitter: Double.random(in: 0..<1, using: &jitter))
+            return path.readFailed(failure, at: clock.now(), jitter: Double.random(in: 0..<1))
         }
         return path.answered(at: clock.now(), cycleRunning: household.openCycles > 0)
     }
@@ -43,29 +43,22 @@ extension Runner {
     /// Starts subscribing in the background: the loop goes on, and the outcome arrives.
     func connect() {
         guard let events else { return }
-        generation += 1
-        let number = generation
         let entities = followedEntities()
-        connectingEntities = entities
-        connector = Task { [weak self] in
-            do throws(SourceFailure) {
-                let opened = try await events.subscribe(entities)
-                if let self { await self.arrive(.connected(number, opened)) } else { opened.close() }
-            } catch {
-                await self?.arrive(.connectFailed(number, error))
+        slot.connect(entities) { number in
+            Task { [weak self] in
+                do throws(SourceFailure) {
+                    let opened = try await events.subscribe(entities)
+                    if let self { await self.arrive(.connected(number, opened)) } else { opened.close() }
+                } catch {
+                    await self?.arrive(.connectFailed(number, error))
+                }
             }
-        }
+        }.end()
     }
 
     /// Closes the subscription and gives up an attempt under way: what they send later is ignored.
     func disconnect() {
-        generation += 1
-        connector?.cancel()
-        connector = nil
-        subscription?.close()
-        subscription = nil
-        reader?.cancel()
-        reader = nil
+        slot.close().end()
     }
 
     func arrive(_ arrival: Arrival) {
@@ -80,27 +73,24 @@ extension Runner {
             let now = clock.now()
             switch arrival {
             case .connected(let number, let opened):
-                guard number == generation else { opened.close(); continue }
-                connector = nil
-                subscription = opened
-                subscribedEntities = connectingEntities
-                listen(to: opened, number: number)
-                await perform(path.connected(entities: subscribedEntities.count, at: now))
+                guard slot.opened(number, opened, listen: { listen(to: opened, number: $0) }) else {
+                    opened.close()
+                    continue
+                }
+                await perform(path.connected(entities: slot.entities?.count ?? 0, at: now))
             case .connectFailed(let number, let failure):
-                guard number == generation else { continue }
-                connector = nil
+                guard slot.failed(number) else { continue }
                 await perform(path.connectFailed(failure, at: now))
             case .lost(let number, let error, let stopping):
-                guard number == generation, subscription != nil else { continue }
-                subscription = nil
-                reader = nil
-                await perform(path.lost(error: error, at: now, stopping: stopping, jitter: Double.random(in: 0..<1, using: &jitter)))
+                guard slot.lost(number) else { continue }
+                await perform(path.lost(error: error, at: now, stopping: stopping, jitter: Double.random(in: 0..<1)))
             }
         }
     }
 
-    private func listen(to opened: SourceSubscription, number: Int) {
-        reader = Task { [weak self] in
+    /// Reads the subscription's events in a task of its own, until it ends.
+    private func listen(to opened: SourceSubscription, number: Int) -> Task<Void, Never> {
+        Task { [weak self] in
             do {
                 for try await event in opened.events { await self?.deliver(event) }
                 await self?.arrive(.lost(number, nil, stopping: false))
@@ -118,25 +108,18 @@ extension Runner {
     func deliver(_ event: SourceEvent) {
         switch event {
         case .states(let states):
-            var any = false
-            for (entity, state) in states where known[entity] != state {
-                deliveredDuringRead?.updateValue(state, forKey: entity)
-                changed.insert(entity)
-                known[entity] = state
-                any = true
-            }
-            guard any else { return }
-            burst.arrived(at: clock.now(), completing: completesAppliances(changed))
-            if let due = burst.due, due < sleepingUntil ?? .distantFuture { wake() }
+            let changed = shown.deliver(states)
+            guard !changed.isEmpty else { return }
+            burst.arrived(changed, at: clock.now(), completing: completesAppliances)
+            if let due = burst.due { wake(for: due) }
         case .batchEnded:
             // HA sent all it wrote together: the burst is whole now, not after a quiet wait.
             guard burst.due != nil else { return }
             burst.ended(at: clock.now())
-            if let due = burst.due, due < sleepingUntil ?? .distantFuture { wake() }
+            if let due = burst.due { wake(for: due) }
         case .registryChanged:
             guard rediscover != nil else { return }
-            let soon = clock.now().addingTimeInterval(options.registryDebounceSeconds)
-            if nextDiscovery.map({ $0 > soon }) ?? true { nextDiscovery = soon }
+            discovery.registryChanged(at: clock.now())
             wake()
         }
     }
@@ -149,30 +132,11 @@ extension Runner {
         }
     }
 
-    /// Hands the appliances whose entities changed in the burst that ended to the
-    /// household, as one observation each, at this moment.
+    /// Hands the appliances (and people) whose entities changed in the burst that ended to
+    /// the household, as one observation each, at this moment.
     func takeBurst(at now: Date) async {
-        guard burst.take(at: now) else { return }
-        let arrived = changed
-        changed = []
-        guard path.isLive else { return }
-        let people = resyncDue || options.delivery.people.contains(where: { arrived.contains($0.entity) })
-        if people {
-            guard await drivePeople(known, at: now) else { return }
-        }
-        var observations: [(applianceID: String, observation: Observation)] = []
-        for id in household.order {
-            guard let appliance = appliances[id] else { continue }
-            if resyncDue || appliance.entities.values.contains(where: arrived.contains) {
-                observations.append((id, observation(of: appliance, in: known, at: now)))
-            }
-        }
-        if !observations.isEmpty {
-            log.debug("changed", ["entities": String(arrived.count), "appliances": String(observations.count)])
-            resyncDue = await drive(.polled(observations), publishing: false) == .refused
-        }
-        // Once for the burst, people and appliances together.
-        if people || !observations.isEmpty { await poster?.publish(household, snapshots: snapshots, at: clock.now()) }
+        guard let changed = burst.take(at: now), path.isLive else { return }
+        await observe(changed, at: now)
     }
 
     func followedEntities() -> [String] {

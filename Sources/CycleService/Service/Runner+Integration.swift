@@ -20,7 +20,7 @@ extension Runner {
         guard configured else {
             log.info("integration_removed", ["effect": "sensor.cycletrack_* are posted to Home Assistant again"])
             poster?.integrationRemoved()
-            await poster?.publish(household, snapshots: snapshots, at: clock.now())
+            await publish([])
             return .integration(configured: false)
         }
         let left = await poster?.integrationAnnounced(appliances: household.order) ?? []

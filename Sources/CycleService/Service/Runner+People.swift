@@ -8,16 +8,15 @@ import HomeAssistantAPI
 extension Runner {
     var personEntities: [String] { options.delivery.people.map(\.entity) }
 
-    /// Hands the people's states in `readings` to the household; false when the store
-    /// refused what that decided (nothing changed, the same change is taken up again).
-    func drivePeople(_ readings: [String: EntityState?], at: Date) async -> Bool {
-        guard !personEntities.isEmpty else { return true }
+    /// The people's states in `readings` as the household's event at `at`; nil when no
+    /// one is followed.
+    func people(in readings: [String: EntityState?], at: Date) -> HouseholdEvent? {
+        guard !personEntities.isEmpty else { return nil }
         var states: [String: String] = [:]
         for entity in personEntities {
             // A person HA doesn't know (or hasn't read yet) counts as away.
             states[entity] = (readings[entity].flatMap { $0?.value } ?? .unknown).text
         }
-        // Published with the appliances' observation of the same moment: once per poll.
-        return await drive(.people(states, at: at), publishing: false) != .refused
+        return .people(states, at: at)
     }
 }

@@ -14,34 +14,45 @@ extension Runner {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
         if poster?.posts == true { entities.append(Self.ownEntity) }
-        polls += 1
-        var readings: [String: EntityState?]
-        deliveredDuringRead = [:]
-        defer { deliveredDuringRead = nil }
+        shown.readStarted()
+        let answer: [String: EntityState?]
         do {
-            readings = try await source.read(entities)
+            answer = try await source.read(entities)
         } catch {
+            shown.readFailed()
             return error
         }
-        // An event that came while the read was under way is newer than what it saw, or
-        // as new: it stands (a change after it comes as an event of its own).
-        for (entity, state) in deliveredDuringRead ?? [:] { readings.updateValue(state, forKey: entity) }
+        let readings = shown.read(answer)
         if let poster, poster.posts, case nil? = readings[Self.ownEntity] { poster.forgetPosted() }
-        known = readings
-        let at = clock.now()
         log.debug("polled", ["entities": String(entities.count)])
-        guard await drivePeople(readings, at: at) else {
-            resyncDue = true
-            return nil
-        }
+        await observe(nil, at: clock.now())
+        return nil
+    }
+
+    /// The one way what HA shows reaches the household, after a full read (`changed` nil)
+    /// or a burst of events: the people, then the appliances with an entity among
+    /// `changed` (all of them after a read, or when a resync is due), observed at `at`;
+    /// published once, also when that decided nothing (not when the store refused before
+    /// anything was kept). Refused: a resync is due.
+    func observe(_ changed: Set<String>?, at: Date) async {
+        let all = changed == nil || outage.resyncDue
+        let touched = { (entities: [String]) in all || entities.contains { changed?.contains($0) == true } }
+        var events: [HouseholdEvent] = []
+        if touched(personEntities), let people = people(in: shown.states, at: at) { events.append(people) }
         var observations: [(applianceID: String, observation: Observation)] = []
         for id in household.order {
-            guard let appliance = appliances[id] else { continue }
-            observations.append((id, observation(of: appliance, in: readings, at: at)))
+            guard let appliance = appliances[id], touched(Array(appliance.entities.values)) else { continue }
+            observations.append((id, observation(of: appliance, in: shown.states, at: at)))
         }
-        resyncDue = await drive(.polled(observations), publishing: false) == .refused
-        await poster?.publish(household, snapshots: snapshots, at: clock.now())
-        return nil
+        if !observations.isEmpty {
+            if let changed { log.debug("changed", ["entities": String(changed.count), "appliances": String(observations.count)]) }
+            events.append(.polled(observations))
+        }
+        guard all || !events.isEmpty else { return }
+        let driven = await drive(events)
+        outage.observed(recorded: driven != .refused)
+        // Once for the poll or burst: `drive` published what it kept.
+        if driven == .unchanged { await publish([]) }
     }
 
     /// The entity cycletrack keeps in HA for the day's calls.

@@ -63,8 +63,7 @@ extension Runner {
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
-        let following = subscription != nil ? subscribedEntities : connectingEntities
-        if subscription != nil || connector != nil, followedEntities() != following {
+        if let following = slot.entities, followedEntities() != following {
             // New entities to follow: a fresh subscription (and full read) takes them in.
             await perform(path.entitiesChanged(at: clock.now()))
         }

@@ -95,44 +95,26 @@ public actor Runner {
     var household: Household
     /// Subscribing, reading and polling, outages and their backoff, as a value.
     var path: UpdatePath
-    /// While the store refuses writes, nothing is decided before this.
-    var storeRetryAt: Date?
-    var storeBackoff = Backoff(initial: 1, cap: 30)
+    /// The subscription to HA's events, or the attempt to make one, as the path decided.
+    var slot = SubscriptionSlot()
+    /// What HA shows now, by entity: the last full read, then events.
+    var shown = ShownStates()
+    /// The changes events brought since the last burst ended, and when this one ends.
+    var burst: EventBurst
+    /// What the subscription's tasks reported since the loop's last turn, in order.
+    var arrivals: [Arrival] = []
+    /// The store refusing writes: when to try again, and whether a resync is due.
+    var outage = StoreOutage()
+    /// The loop's sleep, cut short when something arrives.
+    var sleeper = LoopSleeper()
+    /// When discovery runs again to pick up new appliances.
+    var discovery: DiscoverySchedule
+    /// Warnings said once, by appliance (or entity) and text.
     var warned: Set<String> = []
-    var jitter = SystemRandomNumberGenerator()
-    /// Polls made so far, for the benchmark and tests.
-    public internal(set) var polls = 0
+    /// Polls made so far (full reads, also those after subscribing), for the benchmark and tests.
+    public var polls: Int { shown.reads }
     /// How many times the states went to HA, for the tests: once per poll or burst that changed something.
     var publications: Int { poster?.publications ?? 0 }
-
-    // Events mode.
-    /// The live subscription, while there is one.
-    var subscription: SourceSubscription?
-    var subscribedEntities: [String] = []
-    var connectingEntities: [String] = []
-    /// Numbers attempts and subscriptions, so that an old one can't end a newer one.
-    var generation = 0
-    /// The attempt to subscribe under way, in the background.
-    var connector: Task<Void, Never>?
-    var reader: Task<Void, Never>?
-    /// What arrived for the loop since its last turn.
-    var arrivals: [Arrival] = []
-    /// What HA shows now, by entity: the full read at each (re)connect, then events. Its one
-    /// owner; what was last recorded of it is the store's (`HistoryStore.observationDiffers`),
-    /// and the two differ while a burst gathers or the store refuses writes.
-    var known: [String: EntityState?] = [:]
-    /// What events brought while a full read was under way, to apply over its answer.
-    var deliveredDuringRead: [String: EntityState?]?
-    /// Entities changed by the burst under way, and when it ends.
-    var changed: Set<String> = []
-    var burst: EventBurst
-    /// A change events brought could not be recorded: observe everything again once the store writes.
-    var resyncDue = false
-    var nextDiscovery: Date?
-    /// The loop's sleep, cut short when something arrives.
-    var sleeper: Task<Void, any Error>?
-    var sleepingUntil: Date?
-    var woken = false
 
     /// - Parameters:
     ///   - databasePath: the SQLite file; created and migrated if needed.
@@ -173,6 +155,8 @@ public actor Runner {
             healthySeconds: options.healthySubscriptionSeconds,
             resubscribeBackoff: Backoff(initial: options.resubscribeBackoffSeconds, cap: 120)))
         burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
+        discovery = DiscoverySchedule(everySeconds: options.rediscoverSeconds, retrySeconds: options.retryDiscoverySeconds,
+                                      debounceSeconds: options.registryDebounceSeconds)
         household = Household(dailyLimit: options.dailyPushLimit,
                               callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
                               delivery: Self.storedDelivery(options.delivery, store: store, log: log))
@@ -210,15 +194,15 @@ public actor Runner {
         await followUntrackedOpenCycles()
         await sendWaiting()
         await perform(path.start(at: clock.now()))
-        nextDiscovery = options.rediscoverSeconds.map { clock.now().addingTimeInterval(options.firstDiscoverySeconds ?? $0) }
+        discovery.start(at: clock.now(), firstSeconds: options.firstDiscoverySeconds)
         while !Task.isCancelled {
             await turn(at: clock.now())
             var wake = Date.distantFuture
-            for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, nextDiscovery, burst.due] {
+            for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, discovery.due, burst.due] {
                 if let candidate, candidate < wake { wake = candidate }
             }
             if options.link?.hasCommands == true { wake = min(wake, clock.now()) }
-            if let retry = storeRetryAt, retry > wake { wake = retry }
+            if let retry = outage.retryAt, retry > wake { wake = retry }
             // Something arrived during the turn: another turn at once.
             if !arrivals.isEmpty { continue }
             guard await sleep(until: wake) else { break }
@@ -230,7 +214,7 @@ public actor Runner {
 
     /// One pass of the loop: whatever is due at `now`.
     func turn(at now: Date) async {
-        if storeRetryAt.map({ $0 <= now }) ?? true {
+        if outage.allowsDeciding(at: now) {
             await drive(.tick(now))
             if let retry = sender.nextRetry, retry <= now { await sendWaiting() }
             await takeArrivals()
@@ -238,11 +222,10 @@ public actor Runner {
             await perform(path.tick(at: clock.now()))
             await takeCommands()
         }
-        if let due = nextDiscovery, now >= due, let rediscover {
+        if discovery.isDue(at: now), let rediscover {
             let found = await rediscover()
             if let found { await adopt(found) }
-            let wait = found == nil ? options.retryDiscoverySeconds : (options.rediscoverSeconds ?? 900)
-            nextDiscovery = clock.now().addingTimeInterval(wait)
+            discovery.ran(found: found != nil, at: clock.now())
         }
     }
 
@@ -256,22 +239,18 @@ public actor Runner {
 
     /// Sleeps until `deadline` or until something arrives; false when the service is to stop.
     func sleep(until deadline: Date) async -> Bool {
-        woken = false
         let clock = self.clock
         let task = Task { try await clock.sleep(until: deadline) }
-        sleeper = task
-        sleepingUntil = deadline
+        sleeper.sleeping(until: deadline, task)
         let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
-        sleeper = nil
-        sleepingUntil = nil
+        let woken = sleeper.awoke()
         if case .failure = result, !woken { return false }
         return !Task.isCancelled
     }
 
-    /// Cuts the loop's sleep short.
-    func wake() {
-        woken = true
-        sleeper?.cancel()
+    /// Cuts the loop's sleep short, when it sleeps past `due` (now, when nil).
+    func wake(for due: Date? = nil) {
+        sleeper.wake(for: due)?.cancel()
     }
 
     /// The appliances followed now, in order.
@@ -279,44 +258,63 @@ public actor Runner {
 
     // MARK: Events
 
-    /// What became of an event handed to the household.
+    /// What became of the events handed to the household.
     enum Driven: Equatable {
         /// Nothing to record: the household stayed as it was.
         case unchanged
-        /// Recorded, kept, sent and (when `publishing`) published.
+        /// Recorded, kept, sent and published.
         case recorded
-        /// The store refused: nothing changed, and the same event is to be handed again later.
+        /// The store refused: nothing changed from that event on, and the same events are
+        /// to be handed again later.
         case refused
     }
 
-    /// Hands `event` to a copy of the household, records what it decided, and only then
-    /// keeps the copy, sends, and publishes when `publishing`.
+    /// Hands `events` to the household one by one, each recorded, kept and sent before
+    /// the next (a call one releases goes out before the next can supersede it), up to
+    /// one the store refuses; then publishes once what was kept.
     @discardableResult
-    func drive(_ event: HouseholdEvent, publishing: Bool = true) async -> Driven {
+    func drive(_ events: [HouseholdEvent]) async -> Driven {
+        var kept: [Household.Step] = []
+        var driven = Driven.unchanged
+        for event in events {
+            guard let steps = await take(event) else {
+                driven = .refused
+                break
+            }
+            if !steps.isEmpty { driven = .recorded }
+            kept += steps
+        }
+        if !kept.isEmpty { await publish(kept) }
+        return driven
+    }
+
+    @discardableResult
+    func drive(_ event: HouseholdEvent) async -> Driven {
+        await drive([event])
+    }
+
+    /// Hands `event` to a copy of the household, records what it decided, and only then
+    /// keeps the copy and sends; returns the steps kept, nil when the store refused.
+    private func take(_ event: HouseholdEvent) async -> [Household.Step]? {
         var next = household
         let steps = next.handle(event)
         // Nothing to record: only who is home may have changed, which is kept as it is.
         guard !steps.isEmpty else {
             household = next
-            return .unchanged
+            return []
         }
         let recorded: CycleRecorder.Recorded
         do {
             recorded = try recorder.record(steps, of: next, status: .pending)
         } catch {
-            let wait = storeBackoff.next(jitter: Double.random(in: 0..<1, using: &jitter))
-            storeRetryAt = clock.now().addingTimeInterval(wait)
+            outage.refused(at: clock.now(), jitter: Double.random(in: 0..<1))
             log.error("store_write_failed", [
                 "appliances": Array(Set(steps.map(\.applianceID))).sorted().joined(separator: ","), "error": "\(error)",
                 "action": "nothing decided or sent; the same change is taken up again once the store accepts writes",
             ])
-            return .refused
+            return nil
         }
-        if storeRetryAt != nil {
-            log.info("store_back", [:])
-            storeRetryAt = nil
-            storeBackoff.reset()
-        }
+        if let back = outage.recorded() { log.write(back) }
         household = next
         for step in steps { report(step) }
         for superseded in recorded.superseded {
@@ -324,11 +322,17 @@ public actor Runner {
         }
         sender.enqueue(recorded.calls)
         await sendWaiting()
+        return steps
+    }
+
+    /// The runner's one call to publish, after the household changed (or a poll or burst
+    /// decided nothing): `steps` as HA events, the states posted to HA, and the snapshots
+    /// and events left for the local API.
+    func publish(_ steps: [Household.Step]) async {
         snapshots.take(steps)
         poster?.take(steps, household: household)
-        if publishing { await poster?.publish(household, snapshots: snapshots, at: clock.now()) }
+        await poster?.publish(household, snapshots: snapshots, at: clock.now())
         share(steps)
-        return .recorded
     }
 
     func report(_ step: Household.Step) {

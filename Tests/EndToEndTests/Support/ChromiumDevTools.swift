@@ -65,11 +65,14 @@ final class ChromiumDevTools {
         _ = try command("Page.navigate", ["url": url])
     }
 
-    /// The page's address and its visible text, shadow roots included, one text node a line.
+    /// The page's address and its visible text, shadow roots and same-origin frames included
+    /// (each frame's address first), one text node a line.
     func pageText() throws -> String {
         let script = #"""
             (() => { const out = [location.href]; const skip = new Set(["STYLE", "SCRIPT", "TEMPLATE"]);
               const walk = (node) => { if (node.shadowRoot) walk(node.shadowRoot);
+                if (node.tagName === "IFRAME" && node.contentDocument) {
+                  out.push(node.contentDocument.location.href); walk(node.contentDocument.documentElement); }
                 for (const child of node.childNodes) {
                   if (child.nodeType === 3) { const text = child.textContent.trim(); if (text) out.push(text); }
                   else if (child.nodeType === 1 && !skip.has(child.tagName)) walk(child); } };

@@ -12,21 +12,17 @@ import asyncio
 from collections.abc import Callable
 import copy
 import json
+from pathlib import Path
 import secrets
 from typing import Any
 import uuid
 
 from aiohttp import web
 
-SETTING_KEYS = {
-    "progress_steps",
-    "notify_start",
-    "notify_progress",
-    "notify_end",
-    "live_activity",
-    "unload_reminder_minutes",
-}
-BOOL_KEYS = {"notify_start", "notify_progress", "notify_end", "live_activity"}
+# The tunable settings as the service declares them (GET /api/v1/service, `appliance_settings`):
+# the fixture is the service's own output, a Swift test (DeclaredSettingsFilesTests) keeps it so.
+DECLARED: list[dict[str, Any]] = json.loads((Path(__file__).parent / "appliance_settings.json").read_text())
+DECLARED_BY_KEY = {setting["key"]: setting for setting in DECLARED}
 
 
 def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -> dict[str, Any]:
@@ -48,11 +44,7 @@ def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -
         "energy_total_kwh": 0.0,
         "settings": {
             "progress_steps": {"step": 10, "fine_from": 90, "fine_step": 2},
-            "notify_start": True,
-            "notify_progress": False,
-            "notify_end": True,
-            "live_activity": True,
-            "unload_reminder_minutes": 30,
+            **{setting["key"]: setting["default"] for setting in DECLARED},
         },
     }
 
@@ -69,17 +61,26 @@ def settings_error(body: Any) -> str | None:
     for key, value in body.items():
         if key == "reset":
             continue
-        if key not in SETTING_KEYS:
+        if key == "progress_steps":
+            if not _steps_ok(value):
+                return f"progress_steps: expected {{step, fine_from, fine_step}} or {{at: [...]}}, got {json.dumps(value)}"
+        elif (setting := DECLARED_BY_KEY.get(key)) is None:
             return f"{key}: not a setting"
-        if key in BOOL_KEYS and not isinstance(value, bool):
-            return f"{key}: expected true or false, got {json.dumps(value)}"
-        if key == "unload_reminder_minutes" and value is not None and not (
-            isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1440
-        ):
-            return f"unload_reminder_minutes: expected 0-1440 or null, got {json.dumps(value)}"
-        if key == "progress_steps" and not _steps_ok(value):
-            return f"progress_steps: expected {{step, fine_from, fine_step}} or {{at: [...]}}, got {json.dumps(value)}"
+        elif (problem := _value_error(setting, value)) is not None:
+            return f"{key}: {problem}, got {json.dumps(value)}"
     return None
+
+
+def _value_error(setting: dict[str, Any], value: Any) -> str | None:
+    if value is None:
+        return None if setting["off"] is not None else "expected a value"
+    if setting["type"] == "flag":
+        return None if isinstance(value, bool) else "expected true or false"
+    whole = setting["step"] == 1
+    number = isinstance(value, int | float) and not isinstance(value, bool) and (not whole or value == int(value))
+    if number and setting["min"] <= value <= setting["max"]:
+        return None
+    return f"expected {'a whole number' if whole else 'a number'} from {setting['min']} to {setting['max']}"
 
 
 def _steps_ok(value: Any) -> bool:
@@ -108,6 +109,7 @@ class ContractServer:
             "daily_push_limit": daily_push_limit,
             "pushes_left_today": daily_push_limit,
             "integration_connected": False,
+            "appliance_settings": DECLARED,
         }
         self.appliances = {a["id"]: a for a in appliances}
         self.defaults = {a["id"]: copy.deepcopy(a["settings"]) for a in appliances}

@@ -16,10 +16,10 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def test_version_is_the_services() -> None:
-    """manifest.json's version is cycletrack's (the add-on's config.yaml and Version.swift)."""
+    """manifest.json's version is cycletrack's (the add-on's config.yaml and CycletrackVersion.swift)."""
     manifest = json.loads((REPO / "custom_components/cycletrack/manifest.json").read_text())
     addon = re.search(r'^version:\s*"([^"]+)"', (REPO / "cycletrack/config.yaml").read_text(), re.MULTILINE)
-    swift = re.search(r'current = "([^"]+)"', (REPO / "Sources/CycleCommands/Version.swift").read_text())
+    swift = re.search(r'current = "([^"]+)"', (REPO / "Sources/CycleCommands/CycletrackVersion.swift").read_text())
     assert addon is not None and swift is not None
     assert manifest["version"] == addon.group(1) == swift.group(1)
 
