@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from homeassistant.const import CONF_API_KEY, CONF_URL, Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import config_validation as cv, device_registry as dr
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.typing import ConfigType
 
+from .assist import async_setup_assist
 from .client import CycletrackClient
-from .const import CONF_PANEL
+from .const import CONF_PANEL, DOMAIN
 from .coordinator import (
     CycletrackConfigEntry,
     CycletrackCoordinator,
@@ -27,6 +29,15 @@ PLATFORMS: list[Platform] = [
     Platform.SENSOR,
     Platform.SWITCH,
 ]
+
+# Set up from the UI only (config entries); nothing in configuration.yaml.
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Register what Assist asks (assist.py): once, whatever the entries."""
+    async_setup_assist(hass)
+    return True
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -> bool:
