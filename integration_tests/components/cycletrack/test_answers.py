@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -141,3 +142,17 @@ def test_unknown_says_what_was_asked() -> None:
     assert bare("The  Oven!", ENGLISH) == "Oven"
     assert unknown("the Oven", ENGLISH) == "cycletrack knows no appliance or area called Oven."
     assert unknown("den Ofen", GERMAN) == "cycletrack kennt kein Gerät und keinen Bereich namens Ofen."
+
+
+def test_the_docs_show_what_assist_says() -> None:
+    """docs/INTEGRATION.md's "Assist" table: each answer is what answers.py says for its case."""
+    docs = (Path(__file__).resolve().parents[3] / "docs/INTEGRATION.md").read_text()
+    running = appliance(**CASES[0][0])
+    dryer = appliance(name="Dryer", last_cycle=last("finished", "2026-12-01T17:14:00Z", program="Cotton"))
+    for said in (
+        answer(running, "Dishwasher", NOW, BERLIN, ENGLISH),
+        answer(running, "Spülmaschine", NOW, BERLIN, GERMAN),
+        answer(dryer, "Dryer", NOW, BERLIN, ENGLISH),
+        unknown("der Ofen", GERMAN),
+    ):
+        assert f"| {said} |" in docs
