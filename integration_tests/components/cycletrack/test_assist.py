@@ -16,8 +16,8 @@ from homeassistant.helpers import area_registry as ar, device_registry as dr, in
 from homeassistant.util import dt as dt_util
 
 from .conftest import wait_until
-from .test_entities import entity_id
 from .service_under_test import ServiceUnderTest, read_appliance
+from .test_entities import entity_id
 
 
 async def ask(hass: HomeAssistant, text: str, language: str) -> str:
