@@ -176,6 +176,8 @@ struct IntegrationWithHomeAssistantTests {
         try await waitForState(ids.running, "on") { $0 == "on" }
         for progress in [10, 20] { try await show(["operation_state": "run", "progress": progress], to: service) }
         #expect(updateProgress(from: try ha.supernotifyCalls()) == [10, 20])
+        // Assist asked when it will be done (+Assist.swift).
+        try await askAssist()
 
         // number.set_value through HA: 25 % steps from now on, for this running cycle.
         let (setStatus, setBody) = try await ha.callService("number", "set_value", ["entity_id": ids.progressStep, "value": 25])

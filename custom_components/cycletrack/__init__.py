@@ -5,9 +5,11 @@ from __future__ import annotations
 from homeassistant.const import CONF_API_KEY, CONF_URL, Platform
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import ConfigEntryNotReady
-from homeassistant.helpers import device_registry as dr
+from homeassistant.helpers import config_validation as cv, device_registry as dr
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.typing import ConfigType
 
+from .assist import async_setup_assist
 from .client import ApiError, CycletrackClient, CycletrackError
 from .const import CONF_PANEL, DOMAIN, LOGGER
 from .coordinator import (
@@ -28,6 +30,15 @@ PLATFORMS: list[Platform] = [
     Platform.SENSOR,
     Platform.SWITCH,
 ]
+
+# Set up from the UI only (config entries); nothing in configuration.yaml.
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Register what Assist asks (assist.py): once, whatever the entries."""
+    async_setup_assist(hass)
+    return True
 
 
 async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -> bool:
