@@ -30,7 +30,7 @@ extension IntegrationWithHomeAssistantTests {
     func takeScreenshots(ids: EntityIDs) async throws {
         let pages = [
             Page(file: "ha-device-dishwasher.png", path: "/config/devices/device/\(ids.applianceDevice)", height: 1960,
-                 shows: ["Dishwasher", "Cycle state", "Running", "Progress step", "End Live Activity", "Notify start", "Last cycle duration"]),
+                 shows: ["Dishwasher", "Cycle state", "Cycle running", "Cycle program", "Progress step", "End Live Activity", "Notify start", "Last cycle duration"]),
             Page(file: "ha-service-device.png", path: "/config/devices/device/\(ids.serviceDevice)", height: 720,
                  shows: ["cycletrack", "Appliance cycle service", "Pushes today", "Pushes left today"]),
             Page(file: "ha-integration-entry.png", path: "/config/integrations/integration/cycletrack", height: 480,
