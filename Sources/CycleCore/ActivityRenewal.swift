@@ -22,6 +22,8 @@ struct ActivityRenewal: Sendable, Codable, Equatable {
     var activityStartedAt: Date
     /// Replacements sent so far in this cycle.
     var count = 0
+    /// The replacement was held back (no budget): this activity is left to end, not tried again.
+    var givenUp = false
     /// When this activity is replaced (`due(window:clock:)`), planned again at every update
     /// with the quiet hours of that moment.
     private(set) var dueAt: Date
@@ -51,9 +53,11 @@ struct ActivityRenewal: Sendable, Codable, Equatable {
 
     /// Whether the cycle keeps two calls for the replacement: its shown finish time is
     /// after the replacement's moment, or it shows none and that moment is near.
-    static func needsReserve(due: Date, finishTime: Date?, at now: Date) -> Bool {
+    func needsReserve(finishTime: Date?, at now: Date) -> Bool {
+        let due = dueAt
+        if givenUp { return false }
         if let finishTime { return finishTime > due }
-        return now >= due.addingTimeInterval(-reserveLead)
+        return now >= due.addingTimeInterval(-Self.reserveLead)
     }
 
     /// The clear that ends the old activity: `SupernotifyBody.clearNow` with an empty

@@ -98,8 +98,10 @@ struct PushPlanner: Sendable, Codable, Equatable {
         pendingAt = nil
         guard !cycle.silent, sent != nil, activityEnded != true, view.available else { return [] }
         if temperatureBaseline == nil { temperatureBaseline = view.temperature }
+        // A snapshot saved before replacements existed: the activity started with the cycle.
+        if renewal == nil { renewal = ActivityRenewal(activityStartedAt: cycle.startedAt, window: nil, clock: .utc) }
         renewal?.plan(window: audience.window(settings), clock: audience.delivery.clock)
-        if let renewal, now >= renewal.dueAt {
+        if let renewal, !renewal.givenUp, now >= renewal.dueAt {
             return renew(&cycle, view: view, at: now, settings: settings, budget: &budget, audience: audience)
         }
         let news = self.news(view: view, at: now, settings: settings)
@@ -115,9 +117,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
         let kind: CallKind = if case .one(let one) = plan { one } else { .progress }
 
         let stepsAhead = view.progress == nil ? 0 : steps.filter { $0 > (stepReached ?? Int.min) }.count
-        let reserve = renewal.map {
-            ActivityRenewal.needsReserve(due: $0.dueAt, finishTime: view.finishTime, at: now) ? ActivityRenewal.calls : 0
-        } ?? 0
+        let reserve = renewal?.needsReserve(finishTime: view.finishTime, at: now) == true ? ActivityRenewal.calls : 0
         guard news.isUrgent ? free >= 1 : free > stepsAhead + reserve else {
             return holdBack(kind: kind, at: now, reason: reason, heartbeat: news.heartbeat)
         }
@@ -204,8 +204,8 @@ struct PushPlanner: Sendable, Codable, Equatable {
 
     /// When the cycle's Live Activity is replaced by a fresh one (see `ActivityRenewal`).
     func renewalDeadline(cycle: CycleInfo, view: CycleView) -> Date? {
-        guard hasActivity(cycle), view.available else { return nil }
-        return renewal?.dueAt
+        guard hasActivity(cycle), view.available, let renewal, !renewal.givenUp else { return nil }
+        return renewal.dueAt
     }
 
     /// Replaces the Live Activity with a fresh one showing `view`: the clear of the old one
@@ -217,7 +217,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
         let count = (renewal?.count ?? 0) + 1
         let free = max(0, settings.cyclePushLimit - 2 - cycle.calls)
         guard free >= ActivityRenewal.calls, budget.allows(.quiet) else {
-            renewal = nil
+            renewal?.givenUp = true
             return holdBack(kind: .quiet, at: now, reason: "replace", heartbeat: false)
         }
         let clear = SupernotifyCall(kind: .clear, at: now, body: ActivityRenewal.clearBody(settings: settings),

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 import Testing
 @testable import CycleCore
 
@@ -123,6 +123,20 @@ import Testing
         let data = try JSONEncoder().encode(tracker.snapshot)
         let restored = ApplianceTracker(settings: Self.oven,
                                         restoring: try JSONDecoder().decode(ApplianceTracker.Snapshot.self, from: data))
+        #expect(restored.nextDeadline == .init(source: .renewal, at: minute(465)))
+    }
+
+    @Test func aSnapshotFromBeforeReplacementsCountsTheActivityFromTheCyclesStart() throws {
+        var tracker = ApplianceTracker(settings: Self.oven)
+        _ = tracker.observe(Observation(at: zero, raw: Self.slowCook), budget: DailyBudget(openCycles: 1))
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(tracker.snapshot)) as? [String: Any])
+        var planner = try #require(json["planner"] as? [String: Any])
+        #expect(planner.removeValue(forKey: "renewal") != nil)
+        json["planner"] = planner
+        let old = try JSONDecoder().decode(ApplianceTracker.Snapshot.self, from: JSONSerialization.data(withJSONObject: json))
+        var restored = ApplianceTracker(settings: Self.oven, restoring: old)
+        #expect(restored.nextDeadline == nil)
+        _ = restored.observe(Observation(at: minute(10), raw: Self.slowCook), budget: DailyBudget(openCycles: 1))
         #expect(restored.nextDeadline == .init(source: .renewal, at: minute(465)))
     }
 
