@@ -14,13 +14,15 @@ extension ApplianceTracker {
             case plug
             /// The open cycle ends as lost: unavailable for `lost_after_minutes`.
             case lost
+            /// The open cycle's Live Activity is replaced by a fresh one before iOS ends it (`ActivityRenewal`).
+            case renewal
             /// A coalesced update or a heartbeat of the open cycle (`PushPlanner`).
             case update
 
             /// Whether the deadline is the open cycle's own rather than a notice's or a reminder's.
             var isCycleDeadline: Bool {
                 switch self {
-                case .plug, .lost, .update: true
+                case .plug, .lost, .renewal, .update: true
                 case .heldNotice, .reminder: false
                 }
             }

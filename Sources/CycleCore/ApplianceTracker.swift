@@ -77,17 +77,19 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// The earliest time a tick would do something, and what would: a waiting notice, an
-    /// unload reminder, a smart plug's confirmation, the lost timeout, or a coalesced update
-    /// or heartbeat. Where two fall at the same moment, the first of that order fires first.
+    /// unload reminder, a smart plug's confirmation, the lost timeout, the Live Activity's
+    /// replacement, or a coalesced update or heartbeat. Where two fall at the same moment,
+    /// the first of that order fires first.
     public var nextDeadline: Deadline? {
         let plug = plugDeadline
         let lost = machine.lostDeadline(after: settings.lostAfterMinutes)
         let update = machine.cycle.flatMap { cycle in
             machine.view.flatMap { planner.deadline(cycle: cycle, view: $0, settings: settings) }
         }
+        let renewal = machine.cycle.flatMap { cycle in machine.view.flatMap { planner.renewalDeadline(cycle: cycle, view: $0) } }
         // While a notice waits, the reminders wait behind it.
         let notice = held == nil ? reminder?.due : held?.next
-        guard let due = [notice, plug, lost, update].compactMap(\.self).min() else { return nil }
+        guard let due = [notice, plug, lost, renewal, update].compactMap(\.self).min() else { return nil }
         let source: Deadline.Source = if held?.next == due {
             .heldNotice
         } else if reminder?.due == due {
@@ -96,6 +98,8 @@ public struct ApplianceTracker: Sendable {
             .plug
         } else if lost == due {
             .lost
+        } else if renewal == due {
+            .renewal
         } else {
             .update
         }
@@ -316,7 +320,8 @@ public struct ApplianceTracker: Sendable {
                 effects += perform(event, at: due, audience: audience, budget: &budget)
             }
             return effects
-        case .update:
+        case .renewal, .update:
+            // The planner's update replaces the activity when its moment has come.
             return perform(.changed, at: due, audience: audience, budget: &budget)
         }
     }

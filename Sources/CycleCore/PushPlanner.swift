@@ -48,6 +48,9 @@ struct PushPlanner: Sendable, Codable, Equatable {
     /// ended early (a clear asked for, `live_activity` switched off) or `live_activity`
     /// was off at the start. Optional, so that snapshots saved before it still decode.
     private var activityEnded: Bool?
+    /// The activity the phone shows and when it is replaced (iOS ends it after 8 hours);
+    /// nil without one, and in snapshots saved before replacements existed.
+    private var renewal: ActivityRenewal?
 
     /// The steps that `settings` keep for a cycle.
     static func plannedSteps(_ settings: ApplianceSettings) -> (kept: [Int], dropped: [Int]) {
@@ -84,6 +87,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
         if view.pause != .running { pendingAt = at.addingTimeInterval(settings.settleSeconds) }
         cycle.calls += calls.count
         for _ in calls { budget.spend() }
+        renewal = ActivityRenewal(activityStartedAt: at, window: audience.window(settings), clock: audience.delivery.clock)
         return calls.map(TrackerEffect.call)
     }
 
@@ -94,6 +98,12 @@ struct PushPlanner: Sendable, Codable, Equatable {
         pendingAt = nil
         guard !cycle.silent, sent != nil, activityEnded != true, view.available else { return [] }
         if temperatureBaseline == nil { temperatureBaseline = view.temperature }
+        // A snapshot saved before replacements existed: the activity started with the cycle.
+        if renewal == nil { renewal = ActivityRenewal(activityStartedAt: cycle.startedAt, window: nil, clock: .utc) }
+        renewal?.plan(window: audience.window(settings), clock: audience.delivery.clock)
+        if let renewal, !renewal.givenUp, now >= renewal.dueAt {
+            return renew(&cycle, view: view, at: now, settings: settings, budget: &budget, audience: audience)
+        }
         let news = self.news(view: view, at: now, settings: settings)
         if news.isEmpty { return [] }
 
@@ -107,10 +117,11 @@ struct PushPlanner: Sendable, Codable, Equatable {
         let kind: CallKind = if case .one(let one) = plan { one } else { .progress }
 
         let stepsAhead = view.progress == nil ? 0 : steps.filter { $0 > (stepReached ?? Int.min) }.count
-        guard news.isUrgent ? free >= 1 : free > stepsAhead else {
+        let reserve = renewal?.needsReserve(finishTime: view.finishTime, at: now) == true ? ActivityRenewal.calls : 0
+        guard news.isUrgent ? free >= 1 : free > stepsAhead + reserve else {
             return holdBack(kind: kind, at: now, reason: reason, heartbeat: news.heartbeat)
         }
-        var earliest = cycle.startedAt.addingTimeInterval(settings.settleSeconds)
+        var earliest = (renewal?.activityStartedAt ?? cycle.startedAt).addingTimeInterval(settings.settleSeconds)
         if let lastUpdateAt { earliest = max(earliest, lastUpdateAt.addingTimeInterval(settings.minUpdateSeconds)) }
         if now < earliest {
             pendingAt = earliest
@@ -189,6 +200,41 @@ struct PushPlanner: Sendable, Codable, Equatable {
         guard hasActivity(cycle), view.available else { return nil }
         if let pendingAt { return pendingAt }
         return heartbeatDue(settings: settings)
+    }
+
+    /// When the cycle's Live Activity is replaced by a fresh one (see `ActivityRenewal`).
+    func renewalDeadline(cycle: CycleInfo, view: CycleView) -> Date? {
+        guard hasActivity(cycle), view.available, let renewal, !renewal.givenUp else { return nil }
+        return renewal.dueAt
+    }
+
+    /// Replaces the Live Activity with a fresh one showing `view`: the clear of the old one
+    /// and a quiet start of the new, both with an empty alert, when the cycle has two calls
+    /// free and the day allows a quiet call; else held back once, and the activity is left to
+    /// end (docs/PUSHES.md, "Cycles longer than a Live Activity").
+    private mutating func renew(_ cycle: inout CycleInfo, view: CycleView, at now: Date, settings: ApplianceSettings,
+                                budget: inout DailyBudget, audience: Audience) -> [TrackerEffect] {
+        let count = (renewal?.count ?? 0) + 1
+        let free = max(0, settings.cyclePushLimit - 2 - cycle.calls)
+        guard free >= ActivityRenewal.calls, budget.allows(.quiet) else {
+            renewal?.givenUp = true
+            return holdBack(kind: .quiet, at: now, reason: "replace", heartbeat: false)
+        }
+        let clear = SupernotifyCall(kind: .clear, at: now, body: ActivityRenewal.clearBody(settings: settings),
+                                    reason: "clear: replace")
+        let start = SupernotifyCall(kind: .quiet, at: now,
+                                    body: ActivityRenewal.startBody(view: view, cycle: cycle, settings: settings),
+                                    reason: "replace")
+        record(view: view, pause: view.pause, at: now)
+        lastUpdateAt = now
+        pendingAt = nil
+        var next = ActivityRenewal(activityStartedAt: now, window: audience.window(settings), clock: audience.delivery.clock)
+        next.count = count
+        renewal = next
+        cycle.calls += ActivityRenewal.calls
+        budget.spend()
+        budget.spend()
+        return [.call(clear), .call(start)]
     }
 
     /// Whether the cycle shows a Live Activity now: its start went out and it was not ended early.

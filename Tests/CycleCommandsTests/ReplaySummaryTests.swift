@@ -9,10 +9,10 @@ import Testing
     static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/examples/dishwasher-eco50.jsonl").path
 
-    private func summary(limit: Int) throws -> String {
-        let text = try #require(FileManager.default.contents(atPath: Self.example).map { String(decoding: $0, as: UTF8.self) })
+    private func summary(limit: Int, trace: String = example, id: String = "dishwasher") throws -> String {
+        let text = try #require(FileManager.default.contents(atPath: trace).map { String(decoding: $0, as: UTF8.self) })
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ($0.offset + 1, String($0.element)) }
-        var settings = Configuration(source: "defaults").defaultSettings(id: "dishwasher")
+        var settings = Configuration(source: "defaults").defaultSettings(id: id)
         settings.cyclePushLimit = limit
         let result = try Replay.run(settings: settings, lines: lines.map { (number: $0.0, text: $0.1) })
         return ReplaySummary.render(result, settings: settings)
@@ -31,6 +31,15 @@ import Testing
               cycle 1: 4 of 5 calls made, 1 unused (1 kept for step 98, never reached)
 
             """)
+    }
+
+    @Test func aHoldForTheLiveActivitysReplacementSaysSo() throws {
+        let oven = Self.example.replacingOccurrences(of: "dishwasher-eco50", with: "oven-slow-cook-10h")
+        let text = try summary(limit: 18, trace: oven, id: "oven")
+        #expect(text.contains("calls: start 1, quiet 14, progress 0, clear 2, end 1, total 18"), "\(text)")
+        #expect(text.contains("kept for the steps still ahead (10, 20, 30, 40, 50, 60, 70, 80, 90, 92, 94, 96, 98) and the Live Activity's replacement"), "\(text)")
+        let tight = try summary(limit: 4, trace: oven, id: "oven")
+        #expect(tight.contains("quiet (replace): the Live Activity's replacement needs 2 free slots, 1 left"), "\(tight)")
     }
 
     @Test func theDefaultLimitDropsNothing() throws {

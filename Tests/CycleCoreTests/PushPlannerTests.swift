@@ -257,9 +257,9 @@ import Testing
         #expect(harness.calls.map(\.at) == [zero, minute(25), minute(30)])
         #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .update, at: minute(55)))
         #expect(harness.tick(minute(55)).calls.map(\.reason) == ["heartbeat"])
-        // With a finish time sent, no heartbeat.
+        // With a finish time sent, no heartbeat: only the Live Activity's replacement, 7 h 45 min in.
         harness.see(minute(60), states("run", progress: 13, finish: finishA))
-        #expect(harness.tracker.nextDeadline == nil)
+        #expect(harness.tracker.nextDeadline == ApplianceTracker.Deadline(source: .renewal, at: minute(465)))
         #expect(harness.tick(minute(200)).isEmpty)
     }
 

@@ -184,6 +184,8 @@ enum SharedTraces {
         var hasFinishTime: Bool?
         var hasPauseMessage: Bool?
         var heartbeatMinutes: Double?
+        /// Live Activity replacements; with it, no activity lives 8 hours.
+        var replacements: Int?
 
         enum CodingKeys: String, CodingKey {
             case cycles, starts, clears, ends
@@ -192,6 +194,7 @@ enum SharedTraces {
             case hasFinishTime = "has_finish_time"
             case hasPauseMessage = "has_pause_message"
             case heartbeatMinutes = "heartbeat_minutes"
+            case replacements
         }
     }
 
@@ -236,6 +239,25 @@ enum SharedTraces {
                 }
             }
             #expect(calls.contains { $0.reason == "heartbeat" }, comment)
+        }
+        if let replacements = expected.replacements { checkReplacements(result, count: replacements, comment: comment) }
+    }
+
+    /// Each replacement is a clear and a quiet start at one moment, and no activity (from
+    /// its start to the next replacement or the cycle's clear) lives 8 hours.
+    static func checkReplacements(_ result: ReplayResult, count: Int, comment: Comment) {
+        #expect(result.calls.filter { $0.reason == "replace" }.count == count, comment)
+        for cycle in result.cycles {
+            let starts = cycle.calls.filter { ["start", "replace"].contains($0.reason) }.map(\.at)
+            let ends = cycle.calls.filter { $0.kind == .clear }.map(\.at)
+            #expect(starts.count == ends.count, comment)
+            for (start, end) in zip(starts, ends) {
+                #expect(end.timeIntervalSince(start) < ActivityRenewal.lifetime, comment)
+            }
+            for replace in cycle.calls where replace.reason == "replace" {
+                #expect(replace.kind == .quiet, comment)
+                #expect(cycle.calls.contains { $0.reason == "clear: replace" && $0.at == replace.at }, comment)
+            }
         }
     }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import CycleCore
 
-/// `ApplianceTracker.nextDeadline`: which of its five sources falls due next and when,
+/// `ApplianceTracker.nextDeadline`: which of its six sources falls due next and when,
 /// what firing it does, and what falls due after. The audience (quiet hours, the people)
 /// is handed in with each event, as the household does.
 @Suite struct TrackerDeadlineTests {
@@ -42,7 +42,8 @@ import Testing
         Row(name: "idle: nothing waits", lines: [], deadline: nil),
         Row(name: "a progress change settles before it goes out", settings: .dishwasher(),
             lines: [(zero, states("run", progress: 0, finish: finishA)), (at(10), states("run", progress: 10, finish: finishA))],
-            deadline: Deadline(source: .update, at: at(30)), fired: ["call quiet step 10"], then: nil),
+            deadline: Deadline(source: .update, at: at(30)), fired: ["call quiet step 10"],
+            then: Deadline(source: .renewal, at: minute(465))),  // the Live Activity's replacement
         Row(name: "a heartbeat without a finish time", settings: .dishwasher { $0.steps = .at([10, 50]) },
             lines: [(zero, states("run", progress: 0))],
             deadline: Deadline(source: .update, at: minute(25)), fired: ["call quiet heartbeat"],

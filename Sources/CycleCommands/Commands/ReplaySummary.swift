@@ -90,13 +90,17 @@ enum ReplaySummary {
                     let why: String
                     if kind == .start || kind == .end || reason == "start" || !budget.allows(kind) {
                         why = "the daily budget (\(dailyLimit)) had no room"
+                    } else if reason == "replace" {
+                        why = "the Live Activity's replacement needs 2 free slots, \(max(0, limit - 2 - calls)) left"
                     } else if limit - 2 - calls <= 0 {
                         why = "no slot left: \(calls) calls made, 2 kept for the clear and end"
                     } else {
                         let free = limit - 2 - calls
                         let ahead = stepsAhead(steps, cycle: cycleIndex, result: result, after: at)
                         let kept = ahead.isEmpty ? "" : " (\(list(ahead)))"
-                        why = "the \(free) \(free == 1 ? "slot left was" : "slots left were") kept for the steps still ahead\(kept)"
+                        let renews = result.calls.contains { $0.reason == "replace" && $0.at > at }
+                        let renewal = renews ? " and the Live Activity's replacement" : ""
+                        why = "the \(free) \(free == 1 ? "slot left was" : "slots left were") kept for the steps still ahead\(kept)\(renewal)"
                     }
                     held.append("  \(clock(at)) \(kind.rawValue) (\(reason)): \(why)")
                 case .waiting(let kind, let at, let reason):
