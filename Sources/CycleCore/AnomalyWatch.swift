@@ -76,24 +76,26 @@ struct AnomalyWatch: Sendable, Codable, Equatable {
             let message = reason.map { Texts.render(texts.actionRequiredBecause, ["name": name, "reason": $0]) }
                 ?? Texts.render(texts.actionRequired, values)
             let because = context.doorOpen ? " (door open)" : ""
-            return Note(kind: .actionRequired, message: message, reason: "anomaly: action required\(because)")
+            return Note(kind: .actionRequired, message: message,
+                        reason: SupernotifyCall.anomalyMark + "action required\(because)")
         }
         if let usual = context.usual, view.pause == .running {
             let elapsed = now.timeIntervalSince(cycle.startedAt)
             let over = DurationText.format(seconds: elapsed - usual.median, texts: texts)
             let message = Texts.render(texts.longerThanUsual, ["name": name, "duration": over])
             if !said.contains(.farLate), elapsed >= usual.farLateAfter {
-                return Note(kind: .farLate, message: message, reason: "anomaly: far longer than usual (\(over))")
+                return Note(kind: .farLate, message: message,
+                            reason: SupernotifyCall.anomalyMark + "far longer than usual (\(over))")
             }
             if !said.contains(.late), !said.contains(.farLate), elapsed >= usual.lateAfter {
-                return Note(kind: .late, message: message, reason: "anomaly: longer than usual (\(over))")
+                return Note(kind: .late, message: message, reason: SupernotifyCall.anomalyMark + "longer than usual (\(over))")
             }
         }
         if let since = progressSince, let stall = stuckAfter(context), !said.contains(.stuck),
            now >= since.addingTimeInterval(stall) {
             let still = DurationText.format(seconds: now.timeIntervalSince(since), texts: texts)
             return Note(kind: .stuck, message: Texts.render(texts.progressStuck, ["name": name, "duration": still]),
-                        reason: "anomaly: progress stuck (\(still))")
+                        reason: SupernotifyCall.anomalyMark + "progress stuck (\(still))")
         }
         return nil
     }

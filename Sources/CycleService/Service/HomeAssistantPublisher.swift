@@ -19,8 +19,8 @@ public protocol HomeAssistantSurface: Sendable {
 ///   cycle's program, progress, finish time, start and pushes, and the last cycle's
 ///   duration, outcome and energy as attributes;
 /// - `sensor.cycletrack_pushes_today`: calls today, with the limit and what is left;
-/// - events `cycletrack_cycle_started`, `cycletrack_cycle_ended` and
-///   `cycletrack_push_held_back`, for automations.
+/// - events `cycletrack_cycle_started`, `cycletrack_cycle_ended`,
+///   `cycletrack_push_held_back` and `cycletrack_anomaly`, for automations.
 ///
 /// A state is posted only when it changed, and all of them again after HA restarted
 /// (HA forgets states set over the REST API). While the HA integration follows the local
@@ -105,6 +105,7 @@ final class HomeAssistantPublisher {
                let before = last[id], before.shown, reading != before.endReading {
                 last[id]?.shown = false
             }
+            var noted: Set<String> = []
             for effect in step.effects {
                 switch effect {
                 case .cycleStarted(let at, let program):
@@ -120,7 +121,13 @@ final class HomeAssistantPublisher {
                     fire(Self.pushWaiting, notice(id, name: name, kind: kind, at: at, reason: reason))
                 case .heldBack(let kind, let at, let reason):
                     fire(Self.pushHeldBack, notice(id, name: name, kind: kind, at: at, reason: reason))
-                case .call, .warning:
+                case .call(let call):
+                    // One event per note, also when it went out as two calls (some people in quiet hours).
+                    guard let anomaly = call.anomaly, !noted.contains(call.reason) else { break }
+                    noted.insert(call.reason)
+                    fire(Self.anomaly, notice(id, name: name, kind: call.kind, at: call.at, reason: call.reason)
+                        + [("anomaly", .string(anomaly))])
+                case .warning:
                     break
                 }
             }
@@ -132,6 +139,7 @@ final class HomeAssistantPublisher {
     static let cycleEndedEvent = "cycletrack_cycle_ended"
     static let pushWaiting = "cycletrack_push_waiting"
     static let pushHeldBack = "cycletrack_push_held_back"
+    static let anomaly = "cycletrack_anomaly"
 
     private func notice(_ id: String, name: String, kind: CallKind, at: Date, reason: String) -> [(String, JSONValue)] {
         [("appliance_id", .string(id)), ("name", .string(name)), ("kind", .string(kind.rawValue)),
