@@ -36,4 +36,19 @@ import HomeAssistantAPI
         #expect(data["anomaly"] as? String == "action required (door open)")
         #expect(data["at"] as? String == "2026-11-02T08:10:00Z")
     }
+
+    @Test func theLocalAPIsStreamTellsTheNoteOnce() {
+        let settings = ApplianceSettings(id: "dishwasher", name: "Dishwasher")
+        var household = Household(dailyLimit: 400)
+        household.follow(settings, history: FinishHistory())
+        var events: [ServiceEvent] = []
+        for observation in [Self.line(0, "run", door: "closed"), Self.line(10, "actionrequired", door: "open"),
+                            Self.line(20, "run", door: "closed"), Self.line(30, "actionrequired", door: "open")] {
+            events += ServiceEvent.of(household.handle(.observed(settings.id, observation)))
+        }
+        let anomalies = events.filter { if case .anomaly = $0 { true } else { false } }
+        #expect(anomalies == [.anomaly(appliance: "dishwasher", anomaly: "action required (door open)",
+                                       reason: "anomaly: action required (door open)",
+                                       at: Date(timeIntervalSince1970: 1_793_606_400 + 600))])
+    }
 }
