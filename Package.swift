@@ -46,6 +46,7 @@ let package = Package(
                 .embedInCode("0007_units_and_rests.sql"),
                 .embedInCode("0008_household_settings.sql"),
                 .embedInCode("0009_held_and_dropped_pushes.sql"),
+                .embedInCode("0010_integration.sql"),
             ]
         ),
         // The history in SQLite: connection, migrator, records, queries.

@@ -37,5 +37,7 @@ public enum Migrations {
                   sql: String(decoding: PackageResources._008_household_settings_sql, as: UTF8.self)),
         Migration(version: 9, name: "held_and_dropped_pushes",
                   sql: String(decoding: PackageResources._009_held_and_dropped_pushes_sql, as: UTF8.self)),
+        Migration(version: 10, name: "integration",
+                  sql: String(decoding: PackageResources._010_integration_sql, as: UTF8.self)),
     ]
 }

@@ -45,6 +45,12 @@ extension HomeAssistantStandIn {
                 if let posted { $0.entities[String(path.dropFirst("/api/states/".count))] = Entity(state: posted.state) }
             }
             return .respond(.json(path.hasPrefix("/api/events/") ? #"{"message": "Event fired."}"# : body, status: 200))
+        case ("DELETE", let path) where path.hasPrefix("/api/states/"):
+            // Like HA (`APIEntityStateView.delete`): 200 when removed, 404 when it had no such state.
+            let entityID = String(path.dropFirst("/api/states/".count))
+            let removed = state.withLock { $0.entities.removeValue(forKey: entityID) != nil }
+            return .respond(.json(removed ? #"{"message": "Entity removed."}"# : #"{"message": "Entity not found."}"#,
+                                  status: removed ? 200 : 404))
         default:
             return .respond(.text("404: Not Found", status: 404))
         }

@@ -109,7 +109,7 @@ public final class HistoryServer: Sendable {
     private let daemon: Mutex<Int>
     private let context: Context
     /// Closes the requests past their deadline, a few times a second, until `stop()`.
-    private let sweeper: Task<Void, Never>
+    private let sweeper: DeadlineSweeper
 
     /// Starts listening and serving at once.
     /// - Parameters:
@@ -169,17 +169,7 @@ public final class HistoryServer: Sendable {
         self.listen = settings.listen
         self.port = cct_mhd_bound_port(started)
         self.daemon = Mutex(Int(bitPattern: started))
-        self.sweeper = Self.sweep(context.deadlines)
-    }
-
-    /// Closes the requests past their deadline, four times a second, until cancelled.
-    private static func sweep(_ deadlines: RequestDeadlines) -> Task<Void, Never> {
-        Task.detached {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                deadlines.closeOverdue(at: .now)
-            }
-        }
+        self.sweeper = DeadlineSweeper(context.deadlines)
     }
 
     /// How many streamed responses are being sent.
@@ -204,7 +194,7 @@ public final class HistoryServer: Sendable {
             daemon = 0
             return running
         }
-        sweeper.cancel()
+        sweeper.stop()
         if let pointer = OpaquePointer(bitPattern: running) { MHD_stop_daemon(pointer) }
         withExtendedLifetime(context) {}
     }

@@ -53,6 +53,8 @@ public final class ServiceAPI: Sendable {
             return changeSettings(route[1], body: request.body)
         case ("POST", 3) where route[0] == "appliances" && route[2] == "end_activity":
             return endActivity(route[1])
+        case ("PUT", 1) where route[0] == "integration", ("DELETE", 1) where route[0] == "integration":
+            return answer(link.submit(.integration(configured: request.method == "PUT")), id: "", success: 200)
         default:
             let allowed = Self.allowed(route)
             guard let allowed else { return Self.error(404, "not_found", "no such API path: \(request.path)") }
@@ -127,6 +129,8 @@ public final class ServiceAPI: Sendable {
             return Self.json(person.map(APIJSON.person) ?? APIJSON.household(household))
         case .unknownPerson:
             return Self.unknownPerson(id)
+        case .integration(let configured):
+            return Self.json(JSONObject([("configured", .bool(configured))]))
         case .done(let snapshot):
             let body = success == 202 ? JSONObject([("accepted", .bool(true))]) : APIJSON.appliance(snapshot)
             return HistoryResponse(status: success, contentType: "application/json", body: body.compactJSON())
@@ -149,6 +153,7 @@ public final class ServiceAPI: Sendable {
         case 2 where route[0] == "appliances": "GET, HEAD"
         case 3 where route[0] == "appliances" && route[2] == "settings": "PATCH"
         case 3 where route[0] == "appliances" && route[2] == "end_activity": "POST"
+        case 1 where route[0] == "integration": "PUT, DELETE"
         case _ where route == ["household"], 2 where route[0] == "people": "GET, HEAD"
         case _ where householdSettings(route) != nil: "PATCH"
         default: nil

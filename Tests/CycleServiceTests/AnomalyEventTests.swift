@@ -13,22 +13,22 @@ import HomeAssistantAPI
                     raw: [.operationState: operation, .progress: "20", .door: door])
     }
 
-    @Test func anActionRequiredFiresOneEventWithItsReason() async throws {
-        let surface = CycleEndedCostEventTests.Surface()
-        let publisher = HomeAssistantPublisher(surface: surface, log: LogCapture().log)
+    @Test func anActionRequiredFiresOneEventWithItsReason() throws {
         let settings = ApplianceSettings(id: "dishwasher", name: "Dishwasher")
         var household = Household(dailyLimit: 400)
         household.follow(settings, history: FinishHistory())
+        var events: [HomeAssistantEvent] = []
         for observation in [Self.line(0, "run", door: "closed"), Self.line(10, "actionrequired", door: "open"),
                             Self.line(20, "run", door: "closed"), Self.line(30, "actionrequired", door: "open"),
                             Self.line(40, "finished", door: "closed")] {
-            publisher.take(household.handle(.observed(settings.id, observation)), household: household)
+            for step in household.handle(.observed(settings.id, observation)) {
+                events += PostedEvents.of(step, settings: settings)
+            }
         }
-        await publisher.publish(household, at: Date(timeIntervalSince1970: 1_793_606_400 + 2_400))
-        let events = surface.events.withLock { $0 }.filter { $0.type == "cycletrack_anomaly" }
-        #expect(events.count == 1, "once per cycle")
-        let event = try #require(events.first)
-        let data = try #require(try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])
+        let anomalies = events.filter { $0.type == "cycletrack_anomaly" }
+        #expect(anomalies.count == 1, "once per cycle")
+        let event = try #require(anomalies.first)
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(event.data.compactJSON().utf8)) as? [String: Any])
         #expect(data["appliance_id"] as? String == "dishwasher")
         #expect(data["name"] as? String == "Dishwasher")
         #expect(data["kind"] as? String == "progress")

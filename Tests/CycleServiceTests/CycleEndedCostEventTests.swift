@@ -15,23 +15,28 @@ struct CycleEndedCostEventTests {
     final class Surface: HomeAssistantSurface {
         let events = Mutex<[(type: String, data: String)]>([])
         func setState(entityID: String, _ state: PostedState) async -> Bool { true }
+        func removeState(entityID: String) async -> StateRemoval { .gone }
         func fireEvent(_ event: HomeAssistantEvent) async -> Bool {
             events.withLock { $0.append((event.type, event.data.compactJSON())) }
             return true
         }
     }
 
-    /// Runs the observations through a household and its publisher; the ended event's data.
+    /// Runs the observations through a household and its poster; the ended event's data.
     static func endedEvent(_ settings: ApplianceSettings, _ observations: [Observation]) async throws -> [String: Any] {
         let surface = Surface()
-        let publisher = HomeAssistantPublisher(surface: surface, log: LogCapture().log)
+        let fixture = try StoreFixture()
+        let store = try HistoryStore(path: fixture.path())
+        let poster = try HomeAssistantPoster(surface: surface, store: store, log: LogCapture().log, appliances: [settings.id])
+        var snapshots = ApplianceSnapshots()
         var household = Household(dailyLimit: 400)
         household.follow(settings, history: FinishHistory())
         for observation in observations {
             let steps = household.handle(.observed(settings.id, observation))
-            publisher.take(steps, household: household)
+            snapshots.take(steps)
+            poster.take(steps, household: household)
         }
-        await publisher.publish(household, at: observations.last?.at ?? Date())
+        await poster.publish(household, snapshots: snapshots, at: observations.last?.at ?? Date())
         let ended = try #require(surface.events.withLock { $0 }.first { $0.type == "cycletrack_cycle_ended" })
         return try #require(try JSONSerialization.jsonObject(with: Data(ended.data.utf8)) as? [String: Any])
     }

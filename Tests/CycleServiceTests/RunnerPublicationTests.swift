@@ -28,6 +28,7 @@ import TestSupport
             states.withLock { $0.append((now, entityID, state)) }
             return await gateway.setState(entityID: entityID, state)
         }
+        func removeState(entityID: String) async -> StateRemoval { await gateway.removeState(entityID: entityID) }
         func fireEvent(_ event: HomeAssistantEvent) async -> Bool { await gateway.fireEvent(event) }
     }
 
@@ -54,7 +55,7 @@ import TestSupport
         await runner.run()
 
         let posted = surface.states.withLock { $0 }
-        let today = posted.filter { $0.entity == HomeAssistantPublisher.pushesTodayEntityID }
+        let today = posted.filter { $0.entity == HomeAssistantPoster.pushesTodayEntityID }
         let atArrival = today.filter { $0.at >= arrives }
         #expect(atArrival.count == 1, "the end released and the new start: one post of the day's calls, not one per decision")
         #expect(atArrival.first?.state.state == .int(standIn.notifyCalls.count))

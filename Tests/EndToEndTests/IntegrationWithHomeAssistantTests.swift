@@ -77,7 +77,7 @@ struct IntegrationWithHomeAssistantTests {
 
     var serviceURL: String { "http://127.0.0.1:\(apiPort)" }
 
-    private func startService() throws -> CycletrackProcess {
+    func startService() throws -> CycletrackProcess {
         let config = scratch.write("cycletrack.json", """
             {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
              "database": "\(scratch.path)/history.sqlite",
@@ -92,12 +92,12 @@ struct IntegrationWithHomeAssistantTests {
         return service
     }
 
-    private func stop(_ service: CycletrackProcess) -> CycletrackProcess.Result {
+    func stop(_ service: CycletrackProcess) -> CycletrackProcess.Result {
         service.signal(SIGTERM)
         return service.wait(timeout: 20)
     }
 
-    private var apiKey: String {
+    var apiKey: String {
         get throws {
             try String(contentsOfFile: scratch.path + "/cycletrack.api-key", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -113,7 +113,7 @@ struct IntegrationWithHomeAssistantTests {
     // MARK: Home Assistant
 
     /// The user step of the config flow over HA's REST API, as the UI does it.
-    private func setUpThroughConfigFlow() async throws -> [String: Any] {
+    func setUpThroughConfigFlow() async throws -> [String: Any] {
         let (status, body) = try await ha.request("POST", "/api/config/config_entries/flow", json: ["handler": "cycletrack"])
         let form = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any], "HTTP \(status)")
         #expect(form["type"] as? String == "form" && form["step_id"] as? String == "user", "\(form)")
@@ -132,7 +132,7 @@ struct IntegrationWithHomeAssistantTests {
 
     /// Waits (bounded) until `entityID`'s state satisfies `condition`; returns it.
     @discardableResult
-    private func waitForState(_ entityID: String, timeout: Double = 60, _ what: String,
+    func waitForState(_ entityID: String, timeout: Double = 60, _ what: String,
                               _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = "(none)"
@@ -176,6 +176,8 @@ struct IntegrationWithHomeAssistantTests {
         try await waitForState(ids.running, "on") { $0 == "on" }
         for progress in [10, 20] { try await show(["operation_state": "run", "progress": progress], to: service) }
         #expect(updateProgress(from: try ha.supernotifyCalls()) == [10, 20])
+        // Assist asked when it will be done (+Assist.swift).
+        try await askAssist()
 
         // number.set_value through HA: 25 % steps from now on, for this running cycle.
         let (setStatus, setBody) = try await ha.callService("number", "set_value", ["entity_id": ids.progressStep, "value": 25])
@@ -228,7 +230,7 @@ struct IntegrationWithHomeAssistantTests {
     }
 
     /// The service's instance id, from its own API (the entry's unique id).
-    private func serviceInstanceID() async throws -> String {
+    func serviceInstanceID() async throws -> String {
         var request = URLRequest(url: try #require(URL(string: serviceURL + "/api/v1/service")))
         request.setValue("Bearer \(try apiKey)", forHTTPHeaderField: "Authorization")
         let (data, _) = try await URLSession.shared.data(for: request)

@@ -154,16 +154,12 @@ import TestSupport
         #expect(api.clears == 1)
     }
 
-    @Test func theStreamSendsTheSnapshotThenChangesAndKeepsEntitiesQuiet() async throws {
+    @Test func theStreamSendsTheSnapshotThenChanges() async throws {
         let api = try await APIFixture()
         defer { Task { await api.stop() } }
         let refused = try EventStreamReader(port: api.server.port, key: nil)
         #expect(refused.waitFor("401"))
         refused.close()
-        // The poll's snapshot is shared before its states are posted: wait for both (the
-        // dishwasher's and pushes today's).
-        try await eventually("without an integration the entities are posted") { api.postedStates >= 2 }
-        let postedBefore = api.postedStates
         let stream = try EventStreamReader(port: api.server.port, key: api.key.text)
         #expect(stream.waitFor("event: snapshot\ndata: {\"service\":"))
         #expect(stream.received.contains("text/event-stream"))
@@ -172,19 +168,44 @@ import TestSupport
         #expect(stream.waitFor("event: push_sent\ndata: {\"appliance\":\"dishwasher\",\"kind\":\"update\""))
         #expect(stream.waitFor("\"progress\":50"))
         #expect(stream.received.contains("event: appliance\ndata: {\"id\":\"dishwasher\""))
-        #expect(api.postedStates == postedBefore, "no REST entity is posted while an integration is connected")
         // A page and another API call are answered while the stream is open.
         #expect(try await api.get("/api/v1/service").status == 200)
         #expect(try await HTTPClient().send(HTTPRequest(url: api.base + "/")).status == 200)
         stream.close()
         try await eventually("the stream closed") { !api.link.hasOpenStreams }
-        // Closed, but within 60 s: still counted as connected; after them, the entities come back.
+        // Closed, but within 60 s: still counted as connected; after them, not.
+        #expect(try await api.get("/api/v1/service").text.contains("\"integration_connected\":true"))
+        api.shift.set(61)
+        try await eventually("not connected") { try await api.get("/api/v1/service").text.contains("\"integration_connected\":false") }
+    }
+
+    @Test func theAnnouncedIntegrationTakesTheRestEntitiesOutUntilItIsRemoved() async throws {
+        let api = try await APIFixture()
+        defer { Task { await api.stop() } }
+        // The poll's snapshot is shared before its states are posted: wait for both.
+        try await eventually("without an integration the entities are posted") { api.postedStates >= 2 }
+        func own() -> [String] { api.standIn.entities.keys.filter { $0.hasPrefix("sensor.cycletrack_") }.sorted() }
+        #expect(own() == ["sensor.cycletrack_dishwasher", "sensor.cycletrack_pushes_today"])
+        let announced = try await api.send(.put, "/api/v1/integration", body: "{}")
+        #expect(announced.status == 200 && announced.text == #"{"configured":true}"#, "\(announced.text ?? "")")
+        #expect(own().isEmpty, "removed before the answer: \(own())")
+        let postedBefore = api.postedStates
+        api.show(progress: 50)
+        try await eventually("the 50 % update") { api.standIn.notifyCalls.contains { $0.body.contains("\"progress\":50") } }
+        #expect(api.postedStates == postedBefore, "no REST entity is posted once an integration announced itself")
+        #expect(api.standIn.posts.contains { $0.path == "events/cycletrack_cycle_started" }, "the bus events still fire")
+        let wrong = try await api.send(.get, "/api/v1/integration")
+        #expect(wrong.status == 405 && wrong.headers["allow"] == "PUT, DELETE")
+        // Across a restart of the service: still none.
+        await api.stop()
+        try await api.start()
         api.show(progress: 60)
         try await eventually("the 60 % update") { api.standIn.notifyCalls.contains { $0.body.contains("\"progress\":60") } }
-        #expect(api.postedStates == postedBefore)
-        api.shift.set(61)
-        api.show(progress: 70)
-        try await eventually("the entities posted again") { api.postedStates > postedBefore }
-        #expect(try await api.get("/api/v1/service").text.contains("\"integration_connected\":false"))
+        #expect(api.postedStates == postedBefore && own().isEmpty)
+        let removed = try await api.send(.delete, "/api/v1/integration")
+        #expect(removed.status == 200 && removed.text == #"{"configured":false}"#)
+        #expect(own() == ["sensor.cycletrack_dishwasher", "sensor.cycletrack_pushes_today"], "posted again at once")
+        #expect(api.capture.all.contains { $0.contains("event=integration_announced") })
+        #expect(!api.capture.all.joined().contains(api.standIn.token), "no token in the log")
     }
 }

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from homeassistant.const import CONF_API_KEY, CONF_URL, Platform
 from homeassistant.core import HomeAssistant
-from homeassistant.helpers import device_registry as dr
+from homeassistant.exceptions import ConfigEntryNotReady
+from homeassistant.helpers import config_validation as cv, device_registry as dr
 from homeassistant.helpers.aiohttp_client import async_get_clientsession
+from homeassistant.helpers.typing import ConfigType
 
-from .client import CycletrackClient
-from .const import CONF_PANEL
+from .assist import async_setup_assist
+from .client import ApiError, CycletrackClient, CycletrackError
+from .const import CONF_PANEL, DOMAIN, LOGGER
 from .coordinator import (
     CycletrackConfigEntry,
     CycletrackCoordinator,
@@ -28,12 +31,22 @@ PLATFORMS: list[Platform] = [
     Platform.SWITCH,
 ]
 
+# Set up from the UI only (config entries); nothing in configuration.yaml.
+CONFIG_SCHEMA = cv.config_entry_only_config_schema(DOMAIN)
+
+
+async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
+    """Register what Assist asks (assist.py): once, whatever the entries."""
+    async_setup_assist(hass)
+    return True
+
 
 async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -> bool:
     """Read the service once (not ready / auth failed if that fails), then follow its stream."""
     client = CycletrackClient(async_get_clientsession(hass), entry.data[CONF_URL], entry.data[CONF_API_KEY])
     coordinator = CycletrackCoordinator(hass, entry, client)
     await coordinator.async_config_entry_first_refresh()
+    await _async_announce(client)
     entry.runtime_data = CycletrackRuntimeData(client=client, coordinator=coordinator)
 
     # The appliances' own devices name the service's device as via_device: it comes first.
@@ -50,6 +63,40 @@ async def async_setup_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -
         await async_register_panel(hass, entry)
     entry.async_create_background_task(hass, coordinator.async_follow_stream(), "cycletrack event stream")
     return True
+
+
+async def _async_announce(client: CycletrackClient) -> None:
+    """Tell the service an integration is configured, before any entity is made.
+
+    The service then removes the `sensor.cycletrack_*` states it had posted over HA's REST
+    API and posts none again, so this integration's entity ids are free (no `_2`). A
+    service older than that call (404, 405) keeps them out while the event stream is open.
+    """
+    try:
+        await client.async_announce()
+    except CycletrackError as err:
+        if isinstance(err, ApiError) and err.status in (404, 405):
+            LOGGER.debug("cycletrack at %s does not take the announcement (an older service): %s", client.base_url, err)
+            return
+        raise ConfigEntryNotReady(
+            translation_domain=DOMAIN,
+            translation_key="announce_failed",
+            translation_placeholders={"url": client.base_url, "error": str(err)},
+        ) from err
+
+
+async def async_remove_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -> None:
+    """Tell the service the integration is gone, so it posts its REST states again (logged if it can't be told)."""
+    client = CycletrackClient(async_get_clientsession(hass), entry.data[CONF_URL], entry.data[CONF_API_KEY])
+    try:
+        await client.async_withdraw()
+    except CycletrackError as err:
+        LOGGER.warning(
+            "cycletrack at %s was not told that the integration is removed (%s); it keeps its own "
+            "sensor.cycletrack_* out of Home Assistant until the integration is added and removed again",
+            client.base_url,
+            err,
+        )
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: CycletrackConfigEntry) -> bool:

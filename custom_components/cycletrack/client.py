@@ -104,6 +104,18 @@ class CycletrackClient:
         except (ModelError, KeyError, TypeError, ValueError, AttributeError) as err:
             raise CycletrackError(f"{self.base_url}{path}: not the API's answer: {err}") from err
 
+    async def async_announce(self) -> None:
+        """PUT /api/v1/integration: the service takes its own REST states out of HA for good.
+
+        It answers once none of them is left (503 `unavailable` while HA keeps one), so the
+        entities made after it find their ids free (docs/API.md, "The integration").
+        """
+        await self._request("PUT", "api/v1/integration", {})
+
+    async def async_withdraw(self) -> None:
+        """DELETE /api/v1/integration: the integration is gone; the service posts its REST states again."""
+        await self._request("DELETE", "api/v1/integration")
+
     async def async_end_activity(self, appliance_id: str) -> None:
         """POST /api/v1/appliances/{id}/end_activity (409 `no_activity`: nothing running)."""
         await self._request("POST", f"api/v1/appliances/{appliance_id}/end_activity", {})

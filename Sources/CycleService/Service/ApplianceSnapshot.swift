@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// One appliance as cycletrack shows it outside: the REST-posted `sensor.cycletrack_<id>`
 /// and the local API's appliance (docs/API.md) are both made from this one value, so
-/// that the two never disagree. Made by `HomeAssistantPublisher.snapshot`.
+/// that the two never disagree. Made by `ApplianceSnapshots.snapshot`.
 public struct ApplianceSnapshot: Sendable, Equatable {
     /// The last cycle that ended.
     public struct LastCycle: Sendable, Equatable {

@@ -4,6 +4,9 @@ public enum CommandOutcome: Sendable, Equatable {
     case done(ApplianceSnapshot)
     /// A household change done: the household as it is now.
     case household(HouseholdSnapshot)
+    /// The integration recorded as configured or not; when configured, none of the
+    /// service's REST states is left in HA.
+    case integration(configured: Bool)
     case unknownAppliance
     /// A person the configuration's `people` doesn't have.
     case unknownPerson

@@ -57,6 +57,14 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
         return true
     }
 
+    public func removeState(entityID: String) async -> StateRemoval {
+        do {
+            return try await client.removeState(entityID: entityID) ? .removed : .gone
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
     public func fireEvent(_ event: HomeAssistantEvent) async -> Bool {
         do { try await client.fireEvent(event) } catch { return false }
         return true

@@ -12,7 +12,7 @@ extension Runner {
     func startCommands() async {
         guard let link = options.link else { return }
         do {
-            publisher?.rememberEnergy(try store.energyTotals())
+            snapshots.energyTotals = try store.energyTotals()
         } catch {
             log.error("store_read_failed", ["error": "\(error)", "effect": "energy totals start at 0"])
         }
@@ -69,29 +69,29 @@ extension Runner {
             log.info("activity_ended", ["appliance": id, "by": "api"])
         case .changeDelivery(let change):
             return await changeDelivery(change)
+        case .integration(let configured):
+            return await integration(configured: configured)
         }
-        guard let publisher else { return .refused("no snapshot") }
-        return .done(publisher.snapshot(id(of: command), household: household))
+        return .done(snapshots.snapshot(id(of: command), household: household))
     }
 
     private func id(of command: RunnerCommand) -> String {
         switch command {
         case .changeSettings(let id, _), .endActivity(let id): id
-        case .changeDelivery: ""
+        case .changeDelivery, .integration: ""
         }
     }
 
     /// Leaves the snapshots and the events of `steps` for the API.
     func share(_ steps: [Household.Step]) {
-        guard let link = options.link, let publisher else { return }
-        for id in household.order { publisher.deviceIDs[id] = appliances[id]?.deviceID }
+        guard let link = options.link else { return }
+        for id in household.order { snapshots.deviceIDs[id] = appliances[id]?.deviceID }
         let now = clock.now()
         let service = ServiceSnapshot(
             version: link.version, instanceID: link.instanceID, homeAssistantConnected: path.reachable,
             updates: path.isLive ? "events" : "poll", pushesToday: household.callsCounted(on: now),
             dailyPushLimit: household.dailyLimit, integrationConnected: false)
-        let snapshots = household.order.map { publisher.snapshot($0, household: household) }
-        link.update(service: service, appliances: snapshots, events: ServiceEvent.of(steps))
+        link.update(service: service, appliances: snapshots.all(household), events: ServiceEvent.of(steps))
     }
 
     /// The settings changed through the API for `id`, as stored; none when the store can't say (logged).

@@ -13,7 +13,7 @@ extension Runner {
     func readAll() async -> SourceFailure? {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
-        if publisher?.posts == true { entities.append(Self.ownEntity) }
+        if poster?.posts == true { entities.append(Self.ownEntity) }
         shown.readStarted()
         let answer: [String: EntityState?]
         do {
@@ -23,7 +23,7 @@ extension Runner {
             return error
         }
         let readings = shown.read(answer)
-        if let publisher, publisher.posts, case nil? = readings[Self.ownEntity] { publisher.forgetPosted() }
+        if let poster, poster.posts, case nil? = readings[Self.ownEntity] { poster.forgetPosted() }
         log.debug("polled", ["entities": String(entities.count)])
         await observe(nil, at: clock.now())
         return nil
@@ -56,15 +56,14 @@ extension Runner {
     }
 
     /// The entity cycletrack keeps in HA for the day's calls.
-    static let ownEntity = HomeAssistantPublisher.pushesTodayEntityID
+    static let ownEntity = HomeAssistantPoster.pushesTodayEntityID
 
     /// The last ended cycle of each appliance, for its entity's attributes.
     func rememberLastCycles() {
-        guard let publisher else { return }
         for id in household.order {
             do {
                 if let cycle = try store.cycles(matching: CycleFilter(applianceID: id, limit: 5)).first(where: { $0.outcome != nil }) {
-                    publisher.remember(cycle)
+                    snapshots.remember(cycle)
                 }
             } catch {
                 log.error("store_read_failed", ["error": "\(error)", "effect": "the last cycle is not shown in HA until the next ends"])

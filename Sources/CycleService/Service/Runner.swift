@@ -80,7 +80,10 @@ public actor Runner {
     let store: HistoryStore
     let recorder: CycleRecorder
     let sender: CallSender
-    let publisher: HomeAssistantPublisher?
+    /// Posts to HA's REST API (states, events); nil without a surface (`entities` off).
+    let poster: HomeAssistantPoster?
+    /// The appliances' snapshots for the local API and the REST states.
+    var snapshots = ApplianceSnapshots()
     let source: any ApplianceStateSource
     let events: (any ApplianceEventSource)?
     let clock: any ServiceClock
@@ -111,7 +114,7 @@ public actor Runner {
     /// Polls made so far (full reads, also those after subscribing), for the benchmark and tests.
     public var polls: Int { shown.reads }
     /// How many times the states went to HA, for the tests: once per poll or burst that changed something.
-    var publications: Int { publisher?.publications ?? 0 }
+    var publications: Int { poster?.publications ?? 0 }
 
     /// - Parameters:
     ///   - databasePath: the SQLite file; created and migrated if needed.
@@ -135,9 +138,11 @@ public actor Runner {
         self.recorder = CycleRecorder(store: store, source: sourceName)
         self.sender = CallSender(store: store, sink: sink, clock: clock, log: log,
                                  staleAfterSeconds: options.resendPendingWithinSeconds)
-        let link = options.link
-        self.publisher = surface != nil || link != nil
-            ? HomeAssistantPublisher(surface: surface, log: log, entitiesQuiet: { link?.integrationConnected() ?? false }) : nil
+        self.poster = if let surface {
+            try HomeAssistantPoster(surface: surface, store: store, log: log, appliances: appliances.map(\.id))
+        } else {
+            nil
+        }
         self.options = options
         self.source = source
         self.events = options.updates == .events ? events : nil
@@ -324,8 +329,9 @@ public actor Runner {
     /// decided nothing): `steps` as HA events, the states posted to HA, and the snapshots
     /// and events left for the local API.
     func publish(_ steps: [Household.Step]) async {
-        publisher?.take(steps, household: household)
-        await publisher?.publish(household, at: clock.now())
+        snapshots.take(steps)
+        poster?.take(steps, household: household)
+        await poster?.publish(household, snapshots: snapshots, at: clock.now())
         share(steps)
     }
 

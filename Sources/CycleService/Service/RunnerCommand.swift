@@ -8,4 +8,7 @@ public enum RunnerCommand: Sendable, Equatable {
     case endActivity(applianceID: String)
     /// Change the household's quiet hours or one person's settings (docs/API.md, "The household").
     case changeDelivery(DeliveryChange)
+    /// A Home Assistant integration announced itself (true) or was removed (false)
+    /// (docs/API.md, "The integration").
+    case integration(configured: Bool)
 }

@@ -126,6 +126,21 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
         _ = try await request(.post, "/api/states/\(entityID)", body: Array(state.body.utf8))
     }
 
+    /// `DELETE /api/states/<entityID>`: removes a state set over the API. False when HA
+    /// had no such state (404: gone already, e.g. forgotten at a restart).
+    @discardableResult
+    public func removeState(entityID: String) async throws(HomeAssistantError) -> Bool {
+        guard HomeAssistantTemplates.isValidEntityID(entityID) else {
+            throw .invalidIdentifier(what: "entity id", value: entityID)
+        }
+        do {
+            _ = try await request(.delete, "/api/states/\(entityID)")
+        } catch .notFound {
+            return false
+        }
+        return true
+    }
+
     /// `POST /api/events/<type>`: fires the event on HA's bus.
     public func fireEvent(_ event: HomeAssistantEvent) async throws(HomeAssistantError) {
         guard HomeAssistantTemplates.isValidName(event.type) else {

@@ -15,6 +15,7 @@ from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
 from homeassistant.const import CONF_API_KEY, CONF_URL, EVENT_STATE_CHANGED
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers import device_registry as dr
+from homeassistant.setup import async_setup_component
 
 from .service_under_test import ServiceUnderTest, StandInService
 
@@ -27,6 +28,12 @@ WAIT_SECONDS = 15
 @pytest.fixture(autouse=True)
 def auto_enable_custom_integrations(enable_custom_integrations: None) -> None:
     """Load custom_components/cycletrack from this repository."""
+
+
+@pytest.fixture(autouse=True)
+async def core_integration(hass: HomeAssistant) -> None:
+    """Set up `homeassistant` as every real Home Assistant has it (conversation, a dependency, needs it)."""
+    assert await async_setup_component(hass, "homeassistant", {})
 
 
 @pytest.fixture(autouse=True)

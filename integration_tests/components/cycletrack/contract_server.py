@@ -9,6 +9,7 @@ methods; the real service is driven through a Home Assistant stand-in instead
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 import copy
 import json
 from pathlib import Path
@@ -115,6 +116,11 @@ class ContractServer:
         self.requests: list[tuple[str, str, Any]] = []
         self.ended_activities: list[str] = []
         self.refused = 0
+        # PUT /api/v1/integration: True; DELETE: False; None before either.
+        self.integration_configured: bool | None = None
+        # Called as the announcement arrives; an error body answered instead when set.
+        self.on_announce: Callable[[], None] | None = None
+        self.announce_error: tuple[int, str, str] | None = None
         self._streams: set[asyncio.Queue[tuple[str, Any] | None]] = set()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -138,6 +144,8 @@ class ContractServer:
         app.router.add_patch("/api/v1/appliances/{id}/settings", self._settings)
         app.router.add_post("/api/v1/appliances/{id}/end_activity", self._end_activity)
         app.router.add_get("/api/v1/events", self._events)
+        app.router.add_put("/api/v1/integration", self._announce)
+        app.router.add_delete("/api/v1/integration", self._withdraw)
         app.router.add_get("/{path:.*}", self._page)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
@@ -217,6 +225,18 @@ class ContractServer:
         self.ended_activities.append(appliance["id"])
         self.update_appliance(appliance["id"], live_activity_shown=False)
         return web.json_response({"accepted": True}, status=202)
+
+    async def _announce(self, request: web.Request) -> web.Response:
+        if self.on_announce is not None:
+            self.on_announce()
+        if self.announce_error is not None:
+            return error(*self.announce_error)
+        self.integration_configured = True
+        return web.json_response({"configured": True})
+
+    async def _withdraw(self, request: web.Request) -> web.Response:
+        self.integration_configured = False
+        return web.json_response({"configured": False})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})

@@ -45,6 +45,9 @@ class HomeAssistantStandIn:
         self.entities: dict[str, dict[str, Any]] = {}
         self.devices: list[dict[str, Any]] = []
         self.calls: list[dict[str, Any]] = []
+        # States set over the REST API (the service's own sensor.cycletrack_*), as HA keeps them.
+        self.posted_states: dict[str, Any] = {}
+        self.removals: list[str] = []
         self.call_received = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.url = ""
@@ -90,7 +93,17 @@ class HomeAssistantStandIn:
                 self.calls.append({"service": path.removeprefix("/api/services/"), "data": body})
                 self.call_received.notify_all()
             return web.json_response([])
-        if method == "POST" and path.startswith(("/api/states/", "/api/events/")):
+        if method == "POST" and path.startswith("/api/states/"):
+            self.posted_states[path.removeprefix("/api/states/")] = body = await request.json()
+            return web.json_response(body)
+        if method == "DELETE" and path.startswith("/api/states/"):
+            # As HA: 200 when it had the state, 404 when not.
+            entity_id = path.removeprefix("/api/states/")
+            self.removals.append(entity_id)
+            if self.posted_states.pop(entity_id, None) is None:
+                return web.json_response({"message": "Entity not found."}, status=404)
+            return web.json_response({"message": "Entity removed."})
+        if method == "POST" and path.startswith("/api/events/"):
             return web.json_response(await request.json())
         return web.Response(status=404, text="404: Not Found")
 
