@@ -89,6 +89,7 @@ extension ApplianceSetting {
         .flag("finish_correction", \.finishCorrection, tunable: true),
         .unloadReminderMinutes,
         .whole("unload_reminder_repeats", \.unloadReminderRepeats, 0...20),
+        .flag("anomaly_notes", \.anomalyNotes, tunable: true),
     ]
 
     /// The settings the API changes at run time, in the table's order.

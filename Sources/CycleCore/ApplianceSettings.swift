@@ -40,6 +40,9 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     public var unloadReminderMinutes: Double?
     /// `unload_reminder_repeats`: reminders after the first, at the same interval.
     public var unloadReminderRepeats: Int = 2
+    /// `anomaly_notes`: say once when a cycle needs attention, runs much longer than usual or
+    /// its progress stops (docs/PUSHES.md, "Anomalies").
+    public var anomalyNotes: Bool = true
     /// The Supernotify deliveries that reach phones (`delivery` of mobile-only calls).
     public var mobileDeliveries: [String] = ["mobile_push"]
     public var texts: Texts = Texts()

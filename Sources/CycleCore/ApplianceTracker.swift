@@ -84,7 +84,7 @@ public struct ApplianceTracker: Sendable {
         let plug = plugDeadline
         let lost = machine.lostDeadline(after: settings.lostAfterMinutes)
         let update = machine.cycle.flatMap { cycle in
-            machine.view.flatMap { planner.deadline(cycle: cycle, view: $0, settings: settings) }
+            machine.view.flatMap { planner.deadline(cycle: cycle, view: $0, settings: settings, context: anomalyContext) }
         }
         let renewal = machine.cycle.flatMap { cycle in machine.view.flatMap { planner.renewalDeadline(cycle: cycle, view: $0) } }
         // While a notice waits, the reminders wait behind it.
@@ -267,6 +267,11 @@ public struct ApplianceTracker: Sendable {
         machine.cycle?.progressEstimated = true
     }
 
+    /// What the anomaly notes know beside the cycle's view: how long its program usually takes, the door.
+    private var anomalyContext: AnomalyWatch.Context {
+        AnomalyWatch.Context(usual: history.usual(machine.cycle?.program), doorOpen: doorClosed == false)
+    }
+
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).
     private var plugDeadline: Date? {
         settings.profile == .plug ? power.deadline(plugContext) : nil
@@ -358,7 +363,8 @@ public struct ApplianceTracker: Sendable {
             return effects
         case .changed:
             guard var cycle = machine.cycle, let view = machine.view else { return [] }
-            let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget, audience: audience)
+            let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget, audience: audience,
+                                         context: anomalyContext)
             machine.cycle = cycle
             return effects
         case .ended(var cycle, let endedAt, let outcome):
@@ -375,8 +381,9 @@ public struct ApplianceTracker: Sendable {
             lastEndedCycle = cycle
             effects.append(.cycleEnded(at: endedAt, outcome: outcome))
             if outcome == .finished {
-                if let program = cycle.program, let first = cycle.firstPredictedFinish {
-                    history.add(endedAt.timeIntervalSince(first), program: program)
+                if let program = cycle.program {
+                    if let first = cycle.firstPredictedFinish { history.add(endedAt.timeIntervalSince(first), program: program) }
+                    history.addDuration(endedAt.timeIntervalSince(cycle.startedAt), program: program)
                 }
                 if !cycle.silent, doorClosed == true,
                    let interval = UnloadReminder.interval(settings: settings, program: cycle.program) {

@@ -8,9 +8,13 @@ public struct FinishHistory: Sendable, Equatable {
     /// seconds: the actual end minus the first finish time reported (what `stats` calls
     /// the estimate error); positive when the cycle ran over.
     public var errors: [String: [Double]]
+    /// Per program key, how long its finished cycles took, oldest first, in seconds: what
+    /// tells a cycle running much longer than usual (docs/PUSHES.md, "Anomalies").
+    public var durations: [String: [Double]]
 
-    public init(errors: [String: [Double]] = [:]) {
+    public init(errors: [String: [Double]] = [:], durations: [String: [Double]] = [:]) {
         self.errors = errors
+        self.durations = durations
     }
 
     /// The correction learned for `program`, seconds; nil without enough history.
@@ -22,6 +26,17 @@ public struct FinishHistory: Sendable, Equatable {
     mutating func add(_ error: Double, program: String) {
         guard NumberText.isPlausible(error) else { return }
         errors[program, default: []].append(error)
+    }
+
+    /// How long `program` usually takes; nil without enough finished cycles of it.
+    func usual(_ program: String?) -> UsualDuration? {
+        program.flatMap { durations[$0] }.flatMap(UsualDuration.init(durations:))
+    }
+
+    /// Adds a finished cycle's duration.
+    mutating func addDuration(_ seconds: Double, program: String) {
+        guard NumberText.isPlausible(seconds), seconds > 0 else { return }
+        durations[program, default: []].append(seconds)
     }
 }
 

@@ -51,6 +51,9 @@ struct PushPlanner: Sendable, Codable, Equatable {
     /// The activity the phone shows and when it is replaced (iOS ends it after 8 hours);
     /// nil without one, and in snapshots saved before replacements existed.
     private var renewal: ActivityRenewal?
+    /// The cycle's anomaly notes so far and its progress stall (docs/PUSHES.md, "Anomalies");
+    /// optional, so that snapshots saved before it still decode.
+    private var anomalies: AnomalyWatch?
 
     /// The steps that `settings` keep for a cycle.
     static func plannedSteps(_ settings: ApplianceSettings) -> (kept: [Int], dropped: [Int]) {
@@ -66,6 +69,8 @@ struct PushPlanner: Sendable, Codable, Equatable {
                         budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
         self = PushPlanner()
         steps = PushPlanner.plannedSteps(settings).kept
+        anomalies = AnomalyWatch()
+        anomalies?.see(view, estimated: false, at: max(now ?? cycle.startedAt, cycle.startedAt))
         let at = max(now ?? cycle.startedAt, cycle.startedAt)
         guard settings.liveActivity else {
             activityEnded = true
@@ -92,10 +97,15 @@ struct PushPlanner: Sendable, Codable, Equatable {
     }
 
     /// The running cycle's view may have changed, or time passed (`now`): sends the
-    /// latest state when something is news and timing and budgets allow.
+    /// latest state when something is news and timing and budgets allow; an anomaly note
+    /// due (`context`: what the tracker knows beside the view) goes in its place.
     mutating func update(_ cycle: inout CycleInfo, view: CycleView, at now: Date, settings: ApplianceSettings,
-                         budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
+                         budget: inout DailyBudget, audience: Audience = Audience(),
+                         context: AnomalyWatch.Context = AnomalyWatch.Context()) -> [TrackerEffect] {
         pendingAt = nil
+        var watch = anomalies ?? AnomalyWatch()
+        watch.see(view, estimated: cycle.progressEstimated == true, at: now)
+        anomalies = watch
         guard !cycle.silent, sent != nil, activityEnded != true, view.available else { return [] }
         if temperatureBaseline == nil { temperatureBaseline = view.temperature }
         // A snapshot saved before replacements existed: the activity started with the cycle.
@@ -103,6 +113,10 @@ struct PushPlanner: Sendable, Codable, Equatable {
         renewal?.plan(window: audience.window(settings), clock: audience.delivery.clock)
         if let renewal, !renewal.givenUp, now >= renewal.dueAt {
             return renew(&cycle, view: view, at: now, settings: settings, budget: &budget, audience: audience)
+        }
+        if settings.anomalyNotes,
+           let note = watch.due(view: view, cycle: cycle, context: context, at: now, texts: settings.texts, name: settings.name) {
+            return sendNote(note, &cycle, view: view, at: now, settings: settings, budget: &budget, audience: audience)
         }
         let news = self.news(view: view, at: now, settings: settings)
         if news.isEmpty { return [] }
@@ -136,6 +150,35 @@ struct PushPlanner: Sendable, Codable, Equatable {
         let calls = PushPlanner.liveCalls(plan, alerting: .progress, message: message ?? quietMessage,
                                           quietMessage: quietMessage, view: view, cycle: cycle, settings: settings,
                                           at: now, reason: reason)
+        record(view: view, pause: view.pause, at: now)
+        lastUpdateAt = now
+        cycle.calls += calls.count
+        for _ in calls { budget.spend() }
+        return calls.map(TrackerEffect.call)
+    }
+
+    /// An anomaly note, in the place of the update it was due with: alerting (a `progress`
+    /// call, quiet in quiet hours as a step is) or, for `late`, quiet. Said once per cycle per
+    /// kind, also when a budget refuses it.
+    private mutating func sendNote(_ note: AnomalyWatch.Note, _ cycle: inout CycleInfo, view: CycleView, at now: Date,
+                                   settings: ApplianceSettings, budget: inout DailyBudget,
+                                   audience: Audience) -> [TrackerEffect] {
+        let free = max(0, settings.cyclePushLimit - 2 - cycle.calls)
+        var plan = audience.livePlan(note.kind.alerts ? .progress : .quiet, settings: settings, at: now, triggered: false)
+        if case .split = plan, free < 2 { plan = .one(.quiet) }
+        let kind: CallKind = if case .one(let one) = plan { one } else { .progress }
+        var earliest = cycle.startedAt.addingTimeInterval(settings.settleSeconds)
+        if let lastUpdateAt { earliest = max(earliest, lastUpdateAt.addingTimeInterval(settings.minUpdateSeconds)) }
+        if now < earliest {
+            pendingAt = earliest
+            return []
+        }
+        anomalies?.mark(note.kind)
+        guard free >= 1, budget.allows(kind) else {
+            return holdBack(kind: kind, at: now, reason: note.reason, heartbeat: false)
+        }
+        let calls = PushPlanner.liveCalls(plan, alerting: .progress, message: note.message, quietMessage: note.message,
+                                          view: view, cycle: cycle, settings: settings, at: now, reason: note.reason)
         record(view: view, pause: view.pause, at: now)
         lastUpdateAt = now
         cycle.calls += calls.count
@@ -195,11 +238,13 @@ struct PushPlanner: Sendable, Codable, Equatable {
     }
 
     /// When `update` would next do something without a new observation: a
-    /// coalesced update falling due, or a heartbeat.
-    func deadline(cycle: CycleInfo, view: CycleView, settings: ApplianceSettings) -> Date? {
+    /// coalesced update falling due, a heartbeat, or an anomaly note.
+    func deadline(cycle: CycleInfo, view: CycleView, settings: ApplianceSettings,
+                  context: AnomalyWatch.Context = AnomalyWatch.Context()) -> Date? {
         guard hasActivity(cycle), view.available else { return nil }
         if let pendingAt { return pendingAt }
-        return heartbeatDue(settings: settings)
+        let note = settings.anomalyNotes ? anomalies?.deadline(cycle: cycle, view: view, context: context) : nil
+        return [heartbeatDue(settings: settings), note].compactMap(\.self).min()
     }
 
     /// When the cycle's Live Activity is replaced by a fresh one (see `ActivityRenewal`).

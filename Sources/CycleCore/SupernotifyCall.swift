@@ -43,4 +43,13 @@ public struct SupernotifyCall: Sendable, Equatable {
     /// The body as sent: compact JSON, keys in insertion order, "/" not escaped,
     /// Unicode kept as is.
     public func bodyJSON() -> String { body.compactJSON() }
+
+    /// What an anomaly note says is wrong ("action required (door open)"), from its reason;
+    /// nil for every other call (docs/PUSHES.md, "Anomalies").
+    public var anomaly: String? {
+        reason.hasPrefix(Self.anomalyMark) ? String(reason.dropFirst(Self.anomalyMark.count)) : nil
+    }
+
+    /// How an anomaly note's reason begins.
+    static let anomalyMark = "anomaly: "
 }

@@ -33,6 +33,10 @@ extension Texts {
         texts.unloadReminderNoProgram = "{name} seit {minutes} min fertig"
         texts.hours = "Std."
         texts.minutes = "Min."
+        texts.actionRequiredBecause = "Aktion erforderlich: {reason}"
+        texts.doorOpen = "Tür offen"
+        texts.longerThanUsual = "Läuft {duration} länger als üblich"
+        texts.progressStuck = "Seit {duration} kein Fortschritt"
         return texts
     }()
 
@@ -44,6 +48,8 @@ extension Texts {
             "finished": \.finished, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
             "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "unload_reminder": \.unloadReminder,
             "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
+            "action_required_because": \.actionRequiredBecause, "door_open": \.doorOpen,
+            "longer_than_usual": \.longerThanUsual, "progress_stuck": \.progressStuck,
         ]
     }
 

@@ -17,6 +17,11 @@ public struct Texts: Sendable, Equatable, Codable {
     public var unloadReminderNoProgram = "{name} finished {minutes} min ago"
     public var hours = "h"
     public var minutes = "min"
+    /// The anomaly notes (docs/PUSHES.md, "Anomalies").
+    public var actionRequiredBecause = "Action required: {reason}"
+    public var doorOpen = "door open"
+    public var longerThanUsual = "Running {duration} longer than usual"
+    public var progressStuck = "No progress for {duration}"
 
     public init() {}
 }
@@ -41,6 +46,10 @@ extension Texts {
         "unload_reminder_no_program": ["name", "minutes"],
         "hours": [],
         "minutes": [],
+        "action_required_because": ["name", "reason"],
+        "door_open": ["name"],
+        "longer_than_usual": ["name", "duration"],
+        "progress_stuck": ["name", "duration"],
     ]
 
     /// Every text with its configuration key, in the configuration's order.
@@ -52,6 +61,8 @@ extension Texts {
             ("done_in", doneIn), ("done_in_no_program", doneInNoProgram),
             ("unload_reminder", unloadReminder), ("unload_reminder_no_program", unloadReminderNoProgram),
             ("hours", hours), ("minutes", minutes),
+            ("action_required_because", actionRequiredBecause), ("door_open", doorOpen),
+            ("longer_than_usual", longerThanUsual), ("progress_stuck", progressStuck),
         ]
     }
 

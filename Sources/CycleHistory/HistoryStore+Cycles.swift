@@ -85,14 +85,14 @@ extension HistoryStore {
 
     /// How the appliance's finish estimates turned out, per program: the estimate error
     /// (end minus first predicted finish) of every finished cycle with a program and a
-    /// prediction, oldest first; only cycles started before `before` when given (a
-    /// replayed cycle must not correct itself). What the household's finish-time
-    /// correction learns from.
+    /// prediction, and the duration of every finished cycle with a program, oldest first;
+    /// only cycles started before `before` when given (a replayed cycle must not correct
+    /// itself). What the household's finish-time correction and anomaly notes learn from.
     public func finishHistory(applianceID: String, before: Date? = nil) throws(StoreError) -> FinishHistory {
         var sql = """
-            SELECT program, ended_at - first_predicted_finish FROM cycles
+            SELECT program, ended_at - first_predicted_finish, ended_at - started_at FROM cycles
             WHERE appliance_id = ?1 AND outcome = 'finished' AND program IS NOT NULL
-              AND first_predicted_finish IS NOT NULL
+              AND ended_at IS NOT NULL
             """
         var values: [any SQLiteBindable] = [applianceID]
         if let before {
@@ -103,7 +103,10 @@ extension HistoryStore {
         var history = FinishHistory()
         try perform("reading the finish estimates of '\(applianceID)'") { () throws(SQLiteError) in
             try connection.forEachRow(sql, values) { row in
-                history.errors[row.string(0), default: []].append(row.double(1))
+                if let error = row.optionalDouble(1) { history.errors[row.string(0), default: []].append(error) }
+                if let duration = row.optionalDouble(2), duration > 0 {
+                    history.durations[row.string(0), default: []].append(duration)
+                }
             }
         }
         return history

@@ -69,6 +69,10 @@ enum APIJSON {
             ]))
         case .reminder(let id, let at):
             ("reminder", JSONObject([("appliance", .string(id)), ("at", time(at))]))
+        case .anomaly(let id, let anomaly, let reason, let at):
+            ("anomaly", JSONObject([
+                ("appliance", .string(id)), ("anomaly", .string(anomaly)), ("reason", .string(reason)), ("at", time(at)),
+            ]))
         }
     }
 

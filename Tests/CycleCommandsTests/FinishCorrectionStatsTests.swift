@@ -61,7 +61,7 @@ import Testing
             let result = try Self.replay(Self.cycle(start: Double(index) * 120, over: 8), into: store, recorder: recorder)
             #expect(result.calls.first?.when == Self.when(Self.minute(Double(index) * 120 + 60)), "no correction yet")
         }
-        #expect(try store.finishHistory(applianceID: "dishwasher") == FinishHistory(errors: [Self.eco50: [480, 480, 480]]))
+        #expect(try store.finishHistory(applianceID: "dishwasher").errors == [Self.eco50: [480, 480, 480]])
 
         let fourth = try Self.replay(Self.cycle(start: 360, over: 8), into: store, recorder: recorder)
         #expect(fourth.calls.first?.when == Self.when(Self.minute(360 + 68)))

@@ -7,13 +7,15 @@ import Testing
     enum WhileRunning: Sendable {
         case goesOn
         case says(String)
+        /// An alerting anomaly note (docs/PUSHES.md, "Anomalies").
+        case alerts(String)
         case ends(CycleOutcome, [CallKind])
     }
 
     @Test(arguments: [
         ("run", true, WhileRunning.goesOn),
         ("pause", true, .says("Paused")),
-        ("actionrequired", true, .says("Action required")),
+        ("actionrequired", true, .alerts("Action required")),
         ("delayedstart", false, .goesOn),
         ("finished", false, .ends(.finished, [.clear, .end])),
         ("ready", false, .ends(.finished, [.clear, .end])),
@@ -41,6 +43,10 @@ import Testing
         case .says(let message):
             #expect(later.calls.map(\.message) == [message])
             #expect(later.kinds == [.quiet])
+            #expect(running.tracker.cycle != nil)
+        case .alerts(let message):
+            #expect(later.calls.map(\.message) == [message])
+            #expect(later.kinds == [.progress])
             #expect(running.tracker.cycle != nil)
         case .ends(let outcome, let kinds):
             #expect(later.outcomes == [outcome])

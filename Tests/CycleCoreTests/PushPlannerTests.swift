@@ -227,7 +227,8 @@ import Testing
         let resume = harness.see(minute(21), states("run", progress: 10, finish: "2026-11-02T11:57:00+00:00")).calls
         #expect(resume.map(\.reason) == ["resume"])
         #expect(resume.first?.when == finishAUnix + 20 * 60)
-        #expect(harness.see(minute(22), states("actionrequired", progress: 10)).calls.map(\.reason) == ["action required"])
+        // An anomaly note (docs/PUSHES.md, "Anomalies"), in the place of the quiet update.
+        #expect(harness.see(minute(22), states("actionrequired", progress: 10)).calls.map(\.reason) == ["anomaly: action required"])
     }
 
     @Test func temperatureMovesByTheStepAreNews() {

@@ -120,7 +120,7 @@ import Testing
                                         "finish_time": "2026-11-02T\(finish)+00:00"])
         }
         let result = try Replay.run(settings: .dishwasher(), lines: numbered(lines))
-        #expect(result.calls.map(\.reason) == ["start", "pause", "resume", "action required", "resume", "clear: finished", "end: finished"])
+        #expect(result.calls.map(\.reason) == ["start", "pause", "resume", "anomaly: action required", "resume", "clear: finished", "end: finished"])
                 let paused = result.calls.filter { $0.message == "Paused" || $0.message == "Action required" }
         #expect(paused.count == 2)
         #expect(paused.allSatisfy { $0.when == nil && $0.extra["critical_text"] == .string("5%") })
@@ -186,6 +186,8 @@ enum SharedTraces {
         var heartbeatMinutes: Double?
         /// Live Activity replacements; with it, no activity lives 8 hours.
         var replacements: Int?
+        /// Every anomaly note, "kind reason", in order; none when absent.
+        var anomalies: [String]?
 
         enum CodingKeys: String, CodingKey {
             case cycles, starts, clears, ends
@@ -195,6 +197,7 @@ enum SharedTraces {
             case hasPauseMessage = "has_pause_message"
             case heartbeatMinutes = "heartbeat_minutes"
             case replacements
+            case anomalies
         }
     }
 
@@ -219,6 +222,8 @@ enum SharedTraces {
         #expect(calls.filter { $0.kind == .clear }.count == expected.clears, comment)
         #expect(calls.filter { $0.kind == .end }.count == expected.ends, comment)
         for cycle in result.cycles { #expect(cycle.calls.count <= expected.maxCallsPerCycle, comment) }
+        let notes = calls.filter { $0.reason.hasPrefix("anomaly") }.map { "\($0.kind.rawValue) \($0.reason)" }
+        #expect(notes == (expected.anomalies ?? []), comment)
         if let steps = expected.mustStepThrough {
             for (index, step) in steps.enumerated() {
                 let next = index + 1 < steps.count ? steps[index + 1] : Int.max

@@ -75,7 +75,9 @@ import Testing
                               maxProgress: nil, energyStart: nil)
         try store.closeCycle(id: aborted, endedAt: Self.minute(120), outcome: .aborted, energyEnd: nil)
         #expect(try store.cycle(id: id)?.firstShownFinish == nil)
-        #expect(try store.finishHistory(applianceID: "dishwasher") == FinishHistory(errors: [Self.eco50: [300]]))
+        // The error and the duration (for the anomaly notes) of the finished one only.
+        #expect(try store.finishHistory(applianceID: "dishwasher")
+            == FinishHistory(errors: [Self.eco50: [300]], durations: [Self.eco50: [65 * 60]]))
         #expect(try store.finishHistory(applianceID: "dishwasher", before: Self.minute(0)) == FinishHistory())
         #expect(try store.finishHistory(applianceID: "washer") == FinishHistory())
     }

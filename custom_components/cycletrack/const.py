@@ -47,4 +47,4 @@ CYCLE_STATES: Final = [
     "failed",
     "lost",
 ]
-CYCLE_EVENT_TYPES: Final = ["started", "finished", "aborted", "failed", "lost", "reminder"]
+CYCLE_EVENT_TYPES: Final = ["started", "finished", "aborted", "failed", "lost", "reminder", "anomaly"]

@@ -27,7 +27,7 @@ type CycletrackConfigEntry = ConfigEntry[CycletrackRuntimeData]
 type CycleEventListener = Callable[[str, dict[str, Any]], None]
 
 # Stream events that are an appliance's cycle events (the event entity's types).
-_CYCLE_EVENTS = {"cycle_started", "cycle_ended", "reminder"}
+_CYCLE_EVENTS = {"cycle_started", "cycle_ended", "reminder", "anomaly"}
 
 
 @dataclass(slots=True)

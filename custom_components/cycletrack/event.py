@@ -1,4 +1,4 @@
-"""Event entities: an appliance's cycle events (started, ended by outcome, reminder)."""
+"""Event entities: an appliance's cycle events (started, ended by outcome, reminder, anomaly)."""
 
 from __future__ import annotations
 
@@ -30,15 +30,15 @@ def event_type(stream_type: str, data: dict[str, Any]) -> str | None:
     """Return the event entity's type for a stream event, or None for one it doesn't show."""
     if stream_type == "cycle_started":
         return "started"
-    if stream_type == "reminder":
-        return "reminder"
+    if stream_type in ("reminder", "anomaly"):
+        return stream_type
     if stream_type == "cycle_ended" and data.get("outcome") in CYCLE_EVENT_TYPES:
         return str(data["outcome"])
     return None
 
 
 class CycleEvent(CycletrackApplianceEntity, EventEntity):
-    """Fires when a cycle starts or ends, and on the unload reminder."""
+    """Fires when a cycle starts or ends, on the unload reminder and on an anomaly note."""
 
     _attr_event_types = CYCLE_EVENT_TYPES
 

@@ -155,7 +155,7 @@ struct ReplayCommand {
         do {
             return try HistoryStore(path: path, mode: .readOnly).finishHistory(applianceID: id, before: before)
         } catch {
-            StandardError.write("warning: no finish-time correction: \(error)\n")
+            StandardError.write("warning: no finish-time correction or usual durations: \(error)\n")
             return FinishHistory()
         }
     }

@@ -12,8 +12,9 @@ import HomeAssistantAPI
 ///   posted when they changed and all again after HA restarted, until an integration
 ///   announces itself (`integrationAnnounced`): then the states posted are removed
 ///   and none is posted again, across restarts (the store's `integration` row);
-/// - events `cycletrack_cycle_started`, `cycletrack_cycle_ended`, `cycletrack_push_waiting`
-///   and `cycletrack_push_held_back`, for automations, with or without an integration.
+/// - events `cycletrack_cycle_started`, `cycletrack_cycle_ended`, `cycletrack_push_waiting`,
+///   `cycletrack_push_held_back` and `cycletrack_anomaly`, for automations, with or without an
+///   integration.
 ///   Events HA could not take wait (at most `maxWaitingEvents`, oldest dropped first) and
 ///   go out once it answers again.
 ///

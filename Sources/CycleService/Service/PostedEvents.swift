@@ -9,28 +9,35 @@ enum PostedEvents {
     static let cycleEnded = "cycletrack_cycle_ended"
     static let pushWaiting = "cycletrack_push_waiting"
     static let pushHeldBack = "cycletrack_push_held_back"
+    static let anomaly = "cycletrack_anomaly"
 
     /// The events of `step`, in the order of its effects.
     static func of(_ step: Household.Step, settings: ApplianceSettings?) -> [HomeAssistantEvent] {
         let id = step.applianceID
         let name = settings?.name ?? id
+        // An anomaly note that went out as two calls (some people in quiet hours) is one event.
+        var noted: Set<String> = []
         return step.effects.compactMap { effect -> HomeAssistantEvent? in
             switch effect {
             case .cycleStarted(let at, let program):
-                event(cycleStarted, [
+                return event(cycleStarted, [
                     ("appliance_id", .string(id)), ("name", .string(name)),
                     ("program", program.map(JSONValue.string) ?? .null),
                     ("program_name", program.map { .string(ProgramName.readable($0)) } ?? .null),
                     ("started_at", .string(ISOTime.format(at))),
                 ])
             case .cycleEnded(let at, let outcome):
-                ended(step, at: at, outcome: outcome, settings: settings)
+                return ended(step, at: at, outcome: outcome, settings: settings)
             case .waiting(let kind, let at, let reason):
-                event(pushWaiting, notice(id, name: name, kind: kind, at: at, reason: reason))
+                return event(pushWaiting, notice(id, name: name, kind: kind, at: at, reason: reason))
             case .heldBack(let kind, let at, let reason):
-                event(pushHeldBack, notice(id, name: name, kind: kind, at: at, reason: reason))
-            case .call, .warning:
-                nil
+                return event(pushHeldBack, notice(id, name: name, kind: kind, at: at, reason: reason))
+            case .call(let call):
+                guard let anomaly = call.anomaly, noted.insert(call.reason).inserted else { return nil }
+                return event(Self.anomaly, notice(id, name: name, kind: call.kind, at: call.at, reason: call.reason)
+                    + [("anomaly", .string(anomaly))])
+            case .warning:
+                return nil
             }
         }
     }

@@ -10,12 +10,15 @@ public enum ServiceEvent: Sendable, Equatable {
     case pushSent(appliance: String, kind: CallKind, at: Date)
     case pushHeldBack(appliance: String, kind: CallKind, reason: String, at: Date)
     case reminder(appliance: String, at: Date)
+    /// An anomaly note went out (docs/PUSHES.md, "Anomalies"): what it says is wrong, and its reason.
+    case anomaly(appliance: String, anomaly: String, reason: String, at: Date)
 
     /// The events one household event's steps make (the snapshots are added by the caller).
     static func of(_ steps: [Household.Step]) -> [ServiceEvent] {
         var events: [ServiceEvent] = []
         for step in steps {
             let id = step.applianceID
+            var noted: Set<String> = []
             for effect in step.effects {
                 switch effect {
                 case .cycleStarted(let at, let program):
@@ -27,6 +30,10 @@ public enum ServiceEvent: Sendable, Equatable {
                 case .call(let call):
                     events.append(.pushSent(appliance: id, kind: call.kind, at: call.at))
                     if call.kind == .reminder { events.append(.reminder(appliance: id, at: call.at)) }
+                    // One per note, also when it went out as two calls.
+                    if let anomaly = call.anomaly, noted.insert(call.reason).inserted {
+                        events.append(.anomaly(appliance: id, anomaly: anomaly, reason: call.reason, at: call.at))
+                    }
                 case .heldBack(let kind, let at, let reason), .waiting(let kind, let at, let reason):
                     // A notice waiting out quiet hours or for someone home is held back for now.
                     events.append(.pushHeldBack(appliance: id, kind: kind, reason: reason, at: at))

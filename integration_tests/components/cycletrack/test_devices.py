@@ -84,3 +84,21 @@ async def test_device_found_while_loaded_moves_the_entities(
     await hass.async_block_till_done()
     assert devices.async_get(own_device) is None
     assert hass.states.get(entity_id).state != "unavailable"
+
+
+async def test_anomaly_fires_the_cycle_event_entity(
+    hass: HomeAssistant, stand_in: StandInService, loaded_entry: MockConfigEntry
+) -> None:
+    """An anomaly note the service tells fires the appliance's cycle event with what is wrong."""
+    appliance = stand_in.own_appliance
+    unique_id = f"{stand_in.instance_id}_{appliance}_cycle"
+    event_id = er.async_get(hass).async_get_entity_id("event", DOMAIN, unique_id)
+    assert event_id is not None
+    stand_in.server.publish("anomaly", {
+        "appliance": appliance, "anomaly": "action required (door open)",
+        "reason": "anomaly: action required (door open)", "at": "2026-11-02T08:10:00Z",
+    })
+    await wait_until(hass, lambda: hass.states.get(event_id).attributes.get("event_type") == "anomaly", "anomaly")
+    attributes = hass.states.get(event_id).attributes
+    assert attributes["anomaly"] == "action required (door open)"
+    assert attributes["reason"] == "anomaly: action required (door open)"

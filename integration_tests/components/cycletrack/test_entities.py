@@ -147,7 +147,7 @@ async def test_event_entity(hass: HomeAssistant, service: ServiceUnderTest, load
     appliance = service.own_appliance
     event_id = entity_id(hass, service, "event", appliance, "cycle")
     assert hass.states.get(event_id).attributes["event_types"] == [
-        "started", "finished", "aborted", "failed", "lost", "reminder",
+        "started", "finished", "aborted", "failed", "lost", "reminder", "anomaly",
     ]
     await service.start_cycle(appliance, "Cotton", 5)
     await wait_until(hass, lambda: hass.states.get(event_id).attributes.get("event_type") == "started", "started")
