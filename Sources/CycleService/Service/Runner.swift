@@ -227,6 +227,7 @@ public actor Runner {
             if let found { await adopt(found) }
             discovery.ran(found: found != nil, at: clock.now())
         }
+        MemoryPolicy.releaseFreedMemory()
     }
 
     /// Sends what waits, and tells the update path what HA said of the token.
