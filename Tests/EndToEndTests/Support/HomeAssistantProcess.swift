@@ -169,12 +169,13 @@ final class HomeAssistantProcess: @unchecked Sendable {
 
     // MARK: Start and stop
 
-    /// Starts `hass -c <configDirectory> --skip-pip` and waits (bounded by `timeout`)
+    /// Starts `hass -c <configDirectory> --skip-pip` and waits (bounded by `timeout`: the whole
+    /// suite boots several at once on two cores, beside the deployment tests' build)
     /// until it answers, a token works (onboarding the first time, checking the kept
     /// token on a restart), `/api/config` says RUNNING with the expected version, hass
     /// listens on 127.0.0.1 only, and its `home_connect` stand-in entry is loaded.
     /// Prints the version and the test. Fails with the end of HA's log.
-    func start(timeout: Duration = .seconds(180)) async throws {
+    func start(timeout: Duration = .seconds(420)) async throws {
         guard !isRunning else { throw HomeAssistantTestError("Home Assistant is already running at \(url)") }
         let deadline = ContinuousClock.now + timeout
         let log = try openLog()
