@@ -88,13 +88,25 @@ final class ChromiumDevTools {
         let deadline = ContinuousClock.now + timeout
         var previous = ""
         while true {
-            let text = try pageText()
+            // Home Assistant's frontend navigates on its own (the login page hands over to the
+            // app): an evaluation that meets a navigation is asked again, not a failure.
+            let text = try pageTextUnlessNavigating() ?? ""
             if needles.allSatisfy(text.contains), text == previous { return text }
             guard ContinuousClock.now < deadline else {
                 throw HomeAssistantTestError("the page never showed \(needles.filter { !text.contains($0) }); it shows:\n\(text.prefix(3000))")
             }
             previous = text
             usleep(250_000)
+        }
+    }
+
+    /// The page's text, or nil when the evaluation met a navigation (the page it ran in went
+    /// away: "Inspected target navigated or closed", "Execution context was destroyed").
+    private func pageTextUnlessNavigating() throws -> String? {
+        do { return try pageText() } catch let error as HomeAssistantTestError {
+            let text = "\(error)"
+            if text.contains("navigated or closed") || text.contains("context was destroyed") { return nil }
+            throw error
         }
     }
 
