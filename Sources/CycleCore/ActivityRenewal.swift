@@ -74,7 +74,8 @@ struct ActivityRenewal: Sendable, Codable, Equatable {
                                                    settings: settings))
     }
 
-    private static func withEmptyAlert(_ body: JSONObject) -> JSONObject {
+    /// `body` with an empty `alert` in its `extra_data`.
+    static func withEmptyAlert(_ body: JSONObject) -> JSONObject {
         guard case .object(var extra)? = body["extra_data"] else { return body }
         var body = body
         extra["alert"] = .object(JSONObject([("title", .string(""))]))

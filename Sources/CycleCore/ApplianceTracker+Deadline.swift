@@ -16,13 +16,16 @@ extension ApplianceTracker {
             case lost
             /// The open cycle's Live Activity is replaced by a fresh one before iOS ends it (`ActivityRenewal`).
             case renewal
+            /// A delayed start's wait goes on the lock screen: the whole cycle now fits in one
+            /// Live Activity's life (`DelayedStart`).
+            case delayedStart
             /// A coalesced update or a heartbeat of the open cycle (`PushPlanner`).
             case update
 
             /// Whether the deadline is the open cycle's own rather than a notice's or a reminder's.
             var isCycleDeadline: Bool {
                 switch self {
-                case .plug, .lost, .renewal, .update: true
+                case .plug, .lost, .renewal, .delayedStart, .update: true
                 case .heldNotice, .reminder: false
                 }
             }

@@ -4,24 +4,6 @@ import FoundationEssentials
 /// which cycles begin and end and which Supernotify calls to make. `cycletrack run`
 /// and `cycletrack replay` both drive it; it performs no I/O and reads no clock.
 public struct ApplianceTracker: Sendable {
-    /// Everything needed to carry on after a restart: the machine's state, the open
-    /// cycle and what was last sent for it. Codable, for the store.
-    public struct Snapshot: Sendable, Codable, Equatable {
-        var machine: CycleMachine
-        var planner: PushPlanner
-        /// Optional, so that snapshots saved before reminders existed still decode.
-        var reminder: UnloadReminder?
-        /// The last door reading: true closed or locked, false open, nil unknown.
-        var doorClosed: Bool?
-        /// A smart plug's power reading (`profile` `.plug`); absent in older snapshots.
-        var power: PowerCycleDetector?
-        /// An end notification or reminder waiting for quiet hours or presence; absent in older snapshots.
-        var held: HeldNotice?
-
-        /// What a smart plug learned of itself (nil: not a plug).
-        public var plugSignature: PlugSignature? { power?.signature }
-    }
-
     /// The appliance's settings, as given at creation or restore.
     public private(set) var settings: ApplianceSettings
     private var machine = CycleMachine()
@@ -30,6 +12,8 @@ public struct ApplianceTracker: Sendable {
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
     private var held: HeldNotice?
+    /// A delayed start's wait while idle in `delayedstart` (ApplianceTracker+DelayedStart.swift).
+    var waiting: DelayedStart?
     /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
     public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
@@ -50,12 +34,13 @@ public struct ApplianceTracker: Sendable {
         doorClosed = snapshot.doorClosed
         power = snapshot.power ?? PowerCycleDetector()
         held = snapshot.held
+        waiting = snapshot.waiting
     }
 
     /// The state to store so that a restarted service carries on where this one was.
     public var snapshot: Snapshot {
         Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed,
-                 power: settings.profile == .plug ? power : nil, held: held)
+                 power: settings.profile == .plug ? power : nil, held: held, waiting: waiting)
     }
 
     /// The open cycle, if any.
@@ -87,9 +72,10 @@ public struct ApplianceTracker: Sendable {
             machine.view.flatMap { planner.deadline(cycle: cycle, view: $0, settings: settings, context: anomalyContext) }
         }
         let renewal = machine.cycle.flatMap { cycle in machine.view.flatMap { planner.renewalDeadline(cycle: cycle, view: $0) } }
+        let wait = machine.cycle == nil ? waitDeadline : nil
         // While a notice waits, the reminders wait behind it.
         let notice = held == nil ? reminder?.due : held?.next
-        guard let due = [notice, plug, lost, renewal, update].compactMap(\.self).min() else { return nil }
+        guard let due = [notice, plug, lost, renewal, wait, update].compactMap(\.self).min() else { return nil }
         let source: Deadline.Source = if held?.next == due {
             .heldNotice
         } else if reminder?.due == due {
@@ -100,6 +86,8 @@ public struct ApplianceTracker: Sendable {
             .lost
         } else if renewal == due {
             .renewal
+        } else if wait == due {
+            .delayedStart
         } else {
             .update
         }
@@ -328,6 +316,8 @@ public struct ApplianceTracker: Sendable {
         case .renewal, .update:
             // The planner's update replaces the activity when its moment has come.
             return perform(.changed, at: due, audience: audience, budget: &budget)
+        case .delayedStart:
+            return showWait(at: due, audience: audience, budget: &budget)
         }
     }
 
@@ -343,6 +333,7 @@ public struct ApplianceTracker: Sendable {
         for event in machine.observe(estimate, correction: correction, transitionAt: transitionAt) {
             effects += perform(event, at: at, audience: audience, budget: &budget)
         }
+        if machine.cycle == nil { effects += followWait(reading, at: at, audience: audience, budget: &budget) }
         markEstimate(estimate, reported: reading)
         return effects
     }
@@ -357,8 +348,12 @@ public struct ApplianceTracker: Sendable {
             var effects = dropHeld(at: cycle.startedAt, because: "a new cycle started", budget: &budget)
             budget.openCycles += 1
             effects.append(.cycleStarted(at: cycle.startedAt, program: cycle.program))
+            // A wait on the lock screen: the run updates its activity, and its calls count in the cycle.
+            let shown = waiting?.shownAt
+            cycle.calls += waiting?.calls ?? 0
+            waiting = nil
             effects += planner.start(&cycle, view: machine.view ?? CycleView(), at: at, settings: settings, budget: &budget,
-                                     audience: audience)
+                                     audience: audience, activitySince: shown)
             machine.cycle = cycle
             return effects
         case .changed:

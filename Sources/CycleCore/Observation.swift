@@ -18,6 +18,8 @@ public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
     case phase
     /// The electricity price per kWh (a dynamic tariff's sensor), for the cycle's cost.
     case price
+    /// How long until a delayed start begins (a duration in its unit), or when (a timestamp).
+    case startIn = "start_in"
 
     public static func < (lhs: Role, rhs: Role) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!  // every case is in allCases

@@ -65,8 +65,11 @@ struct PushPlanner: Sendable, Codable, Equatable {
     /// A cycle began: the start call, or nothing at all when the daily budget has no
     /// room for it (the cycle is then silent). `budget` already counts the cycle as open.
     /// `now`: when the start was seen, if later than the cycle's start (a smart plug's).
+    /// `activitySince`: when a delayed start's wait put the activity on the lock screen; the
+    /// start then updates that activity, and goes out even when the day's budget is spent.
     mutating func start(_ cycle: inout CycleInfo, view: CycleView, at now: Date? = nil, settings: ApplianceSettings,
-                        budget: inout DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
+                        budget: inout DailyBudget, audience: Audience = Audience(),
+                        activitySince: Date? = nil) -> [TrackerEffect] {
         self = PushPlanner()
         steps = PushPlanner.plannedSteps(settings).kept
         anomalies = AnomalyWatch()
@@ -79,7 +82,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
         let plan = audience.livePlan(settings.notifyStart ? .start : .quiet, settings: settings, at: at,
                                      triggered: cycle.delayedStart != true)
         let kind: CallKind = if case .one(let one) = plan { one } else { .start }
-        guard budget.allows(kind, asStart: true) else {
+        guard budget.allows(kind, asStart: true) || activitySince != nil else {
             cycle.silent = true
             return [.heldBack(kind: kind, at: at, reason: "start")]
         }
@@ -88,11 +91,12 @@ struct PushPlanner: Sendable, Codable, Equatable {
                                           cycle: cycle, settings: settings, at: at, reason: "start")
         // The start's message doesn't say "Paused": a cycle first seen paused gets that update after settling.
         record(view: view, pause: .running, at: at)
-        lastUpdateAt = nil
+        lastUpdateAt = activitySince == nil ? nil : at
         if view.pause != .running { pendingAt = at.addingTimeInterval(settings.settleSeconds) }
         cycle.calls += calls.count
         for _ in calls { budget.spend() }
-        renewal = ActivityRenewal(activityStartedAt: at, window: audience.window(settings), clock: audience.delivery.clock)
+        renewal = ActivityRenewal(activityStartedAt: activitySince ?? at, window: audience.window(settings),
+                                  clock: audience.delivery.clock)
         return calls.map(TrackerEffect.call)
     }
 

@@ -73,11 +73,12 @@ public enum Replay {
         household.follow(settings, history: history)
         var effects: [TrackerEffect] = []
         var cycles: [ReplayCycle] = []
+        var waiting: [SupernotifyCall] = []
         for observation in observations {
             let steps = household.handle(.observed(settings.id, observation))
             for step in steps {
                 effects += step.effects
-                take(step, into: &cycles)
+                take(step, into: &cycles, waiting: &waiting)
             }
             if !steps.isEmpty { onEvent(steps, household) }
         }
@@ -91,11 +92,16 @@ public enum Replay {
         )
     }
 
-    private static func take(_ step: Household.Step, into cycles: inout [ReplayCycle]) {
+    /// `waiting`: the calls of a delayed start's wait, which count in the cycle its run starts.
+    private static func take(_ step: Household.Step, into cycles: inout [ReplayCycle], waiting: inout [SupernotifyCall]) {
         for effect in step.effects {
             switch effect {
             case .cycleStarted(let at, let program):
-                cycles.append(ReplayCycle(startedAt: at, endedAt: nil, outcome: nil, program: program, calls: []))
+                cycles.append(ReplayCycle(startedAt: at, endedAt: nil, outcome: nil, program: program, calls: waiting))
+                waiting = []
+            case .call(let call) where DelayedStart.isWaitCall(call):
+                // A wait that ended without a run belongs to no cycle.
+                waiting = call.kind == .clear ? [] : waiting + [call]
             case .call(let call):
                 // Reminders follow the cycle's end and are not among its calls (nor its limit).
                 if !cycles.isEmpty, call.kind != .reminder { cycles[cycles.count - 1].calls.append(call) }

@@ -37,6 +37,7 @@ extension Texts {
         texts.doorOpen = "Tür offen"
         texts.longerThanUsual = "Läuft {duration} länger als üblich"
         texts.progressStuck = "Seit {duration} kein Fortschritt"
+        texts.startsAt = "{name} startet um {time}"
         return texts
     }()
 
@@ -50,6 +51,7 @@ extension Texts {
             "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
             "action_required_because": \.actionRequiredBecause, "door_open": \.doorOpen,
             "longer_than_usual": \.longerThanUsual, "progress_stuck": \.progressStuck,
+            "starts_at": \.startsAt,
         ]
     }
 

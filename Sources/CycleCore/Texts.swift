@@ -22,6 +22,8 @@ public struct Texts: Sendable, Equatable, Codable {
     public var doorOpen = "door open"
     public var longerThanUsual = "Running {duration} longer than usual"
     public var progressStuck = "No progress for {duration}"
+    /// A delayed start's wait on the lock screen (docs/PUSHES.md, "Delayed starts").
+    public var startsAt = "{name} starts at {time}"
 
     public init() {}
 }
@@ -50,6 +52,7 @@ extension Texts {
         "door_open": ["name"],
         "longer_than_usual": ["name", "duration"],
         "progress_stuck": ["name", "duration"],
+        "starts_at": ["name", "time"],
     ]
 
     /// Every text with its configuration key, in the configuration's order.
@@ -63,6 +66,7 @@ extension Texts {
             ("hours", hours), ("minutes", minutes),
             ("action_required_because", actionRequiredBecause), ("door_open", doorOpen),
             ("longer_than_usual", longerThanUsual), ("progress_stuck", progressStuck),
+            ("starts_at", startsAt),
         ]
     }
 

@@ -6,10 +6,11 @@ import CycleCore
 extension RoleTable {
     /// home_connect/sensor.py (`SENSORS`, `EVENT_SENSORS`: an event sensor's `appliance_types`
     /// say which kind has it), select.py (`PROGRAM_SELECT_ENTITY_DESCRIPTIONS`),
-    /// binary_sensor.py (door sensors of fridges and freezers).
+    /// binary_sensor.py (door sensors of fridges and freezers), number.py (`NUMBER_OPTIONS`: the
+    /// program's start-in, in seconds).
     static let homeConnect: [Row] = {
         let sensor = "home_connect/sensor.py", select = "home_connect/select.py"
-        let binary = "home_connect/binary_sensor.py"
+        let binary = "home_connect/binary_sensor.py", number = "home_connect/number.py"
         return [
             row("home_connect", "operation_state", .operationState, source: sensor),
             row("home_connect", "program_progress", .progress, source: sensor),
@@ -18,6 +19,7 @@ extension RoleTable {
             row("home_connect", "oven_current_cavity_temperature", .temperature, kind: .oven, source: sensor),
             row("home_connect", "active_program", .program, domain: "select", source: select),
             row("home_connect", "selected_program", nil, domain: "select", source: select),
+            row("home_connect", "start_in_relative", .startIn, domain: "number", source: number),
             row("home_connect", "coffee_counter", nil, kind: .coffeeMachine, source: sensor),
             row("home_connect", "bean_container_empty", nil, kind: .coffeeMachine, source: sensor),
             row("home_connect", "salt_lack", nil, kind: .dishwasher, source: sensor),
