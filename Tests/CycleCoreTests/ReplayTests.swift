@@ -188,6 +188,8 @@ enum SharedTraces {
         var replacements: Int?
         /// Every anomaly note, "kind reason", in order; none when absent.
         var anomalies: [String]?
+        /// Every delayed start's wait put on the lock screen, "time message", in order; none when absent.
+        var waits: [String]?
 
         enum CodingKeys: String, CodingKey {
             case cycles, starts, clears, ends
@@ -198,6 +200,7 @@ enum SharedTraces {
             case heartbeatMinutes = "heartbeat_minutes"
             case replacements
             case anomalies
+            case waits
         }
     }
 
@@ -224,6 +227,8 @@ enum SharedTraces {
         for cycle in result.cycles { #expect(cycle.calls.count <= expected.maxCallsPerCycle, comment) }
         let notes = calls.filter { $0.reason.hasPrefix("anomaly") }.map { "\($0.kind.rawValue) \($0.reason)" }
         #expect(notes == (expected.anomalies ?? []), comment)
+        let waits = calls.filter { $0.reason == DelayedStart.startReason }.map { "\(ISOTime.format($0.at)) \($0.message ?? "")" }
+        #expect(waits == (expected.waits ?? []), comment)
         if let steps = expected.mustStepThrough {
             for (index, step) in steps.enumerated() {
                 let next = index + 1 < steps.count ? steps[index + 1] : Int.max
@@ -253,7 +258,9 @@ enum SharedTraces {
     static func checkReplacements(_ result: ReplayResult, count: Int, comment: Comment) {
         #expect(result.calls.filter { $0.reason == "replace" }.count == count, comment)
         for cycle in result.cycles {
-            let starts = cycle.calls.filter { ["start", "replace"].contains($0.reason) }.map(\.at)
+            // A delayed start's wait opens the activity the run then updates.
+            let opening = cycle.calls.first { [DelayedStart.startReason, "start"].contains($0.reason) }
+            let starts = [opening?.at].compactMap(\.self) + cycle.calls.filter { $0.reason == "replace" }.map(\.at)
             let ends = cycle.calls.filter { $0.kind == .clear }.map(\.at)
             #expect(starts.count == ends.count, comment)
             for (start, end) in zip(starts, ends) {
