@@ -28,6 +28,7 @@ extension ApplianceTracker {
             var wait = waiting ?? DelayedStart()
             wait.take(observation, usual: usualSeconds)
             waiting = wait
+            if wait.shownAt != nil { return moveWait(at: now, audience: audience, budget: &budget) }
             guard let due = waitDeadline, due <= now else { return [] }
             return showWait(at: now, audience: audience, budget: &budget)
         case .known:
@@ -46,9 +47,18 @@ extension ApplianceTracker {
             waiting = wait
             return [.heldBack(kind: .quiet, at: now, reason: DelayedStart.startReason)]
         }
-        let call = wait.startCall(at: now, settings: settings, clock: audience.delivery.clock)
-        wait.shownAt = now
-        wait.calls += 1
+        let call = wait.call(at: now, moved: false, settings: settings, clock: audience.delivery.clock)
+        waiting = wait
+        budget.spend()
+        return [.call(call)]
+    }
+
+    /// The shown wait's start moved (the delay changed on the appliance): one quiet update
+    /// with the new start, when `DelayedStart.moved` says so and the day allows a quiet call.
+    mutating func moveWait(at now: Date, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
+        guard settings.liveActivity, var wait = waiting, wait.moved(at: now, settings: settings),
+              budget.allows(.quiet) else { return [] }
+        let call = wait.call(at: now, moved: true, settings: settings, clock: audience.delivery.clock)
         waiting = wait
         budget.spend()
         return [.call(call)]

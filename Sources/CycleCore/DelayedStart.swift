@@ -21,6 +21,9 @@ struct DelayedStart: Sendable, Codable, Equatable {
     var program: String?
     /// When the wait went on the lock screen; nil until then.
     var shownAt: Date?
+    /// The start the activity counts down to, and when it was last sent.
+    var shownStart: Date?
+    var lastCallAt: Date?
     /// The daily budget refused the wait's activity: it is not tried again, the run starts as usual.
     var refused = false
     /// Calls made for the wait; they count in the cycle's budget once it runs.
@@ -91,19 +94,37 @@ struct DelayedStart: Sendable, Codable, Equatable {
         return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
-    /// The reasons of the wait's calls: its start, and its clear when it ends without a run.
-    static let startReason = "delayed start", clearReason = "clear: delayed start ended"
+    /// The reasons of the wait's calls: its start, a moved start, and its clear when it ends without a run.
+    static let startReason = "delayed start", movedReason = "delayed start moved"
+    static let clearReason = "clear: delayed start ended"
+    /// At most this many calls for a wait (its start and two moves), so that the run keeps its steps.
+    static let maximumCalls = 3
 
     /// Whether `call` is one of a wait's (it counts in the cycle the run starts, if any).
     static func isWaitCall(_ call: SupernotifyCall) -> Bool {
-        call.reason == startReason || call.reason == clearReason
+        [startReason, movedReason, clearReason].contains(call.reason)
     }
 
-    /// The start of the wait's activity: a `quiet` live call with an empty `alert`, so that
-    /// the push-to-start chimes no more than a quiet update.
-    func startCall(at now: Date, settings: ApplianceSettings, clock: LocalClock) -> SupernotifyCall {
+    /// Whether the shown wait's start moved enough to be sent again at `now`: by the finish
+    /// jitter or more, the settle time and the minimum gap after its last call passed, and
+    /// within `maximumCalls`.
+    func moved(at now: Date, settings: ApplianceSettings) -> Bool {
+        guard let shownStart, let startsAt, let lastCallAt, calls < Self.maximumCalls else { return false }
+        let gap = max(settings.settleSeconds, settings.minUpdateSeconds)
+        return abs(startsAt.timeIntervalSince(shownStart)) >= settings.finishJitterSeconds
+            && now >= lastCallAt.addingTimeInterval(gap)
+    }
+
+    /// A call of the wait's activity: its start (a `quiet` live call with an empty `alert`, so
+    /// that the push-to-start chimes no more than a quiet update), or a moved start's update.
+    mutating func call(at now: Date, moved: Bool, settings: ApplianceSettings, clock: LocalClock) -> SupernotifyCall {
         let body = SupernotifyBody.live(kind: .quiet, message: message(settings: settings, clock: clock), view: view,
                                         cycle: CycleInfo(startedAt: now), settings: settings)
-        return SupernotifyCall(kind: .quiet, at: now, body: ActivityRenewal.withEmptyAlert(body), reason: Self.startReason)
+        if shownAt == nil { shownAt = now }
+        shownStart = startsAt
+        lastCallAt = now
+        calls += 1
+        return SupernotifyCall(kind: .quiet, at: now, body: ActivityRenewal.withEmptyAlert(body),
+                               reason: moved ? Self.movedReason : Self.startReason)
     }
 }

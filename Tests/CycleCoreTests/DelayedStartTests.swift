@@ -172,6 +172,20 @@ import Testing
         #expect(tracker.nextDeadline == nil)
     }
 
+    @Test func aStartMovedOnTheApplianceIsShownAgainAndJitterIsNot() {
+        var tracker = Self.tracker(programMinutes: 225)
+        var effects = Self.wait(&tracker, until: minute(150), startsAt: minute(360))
+        // The start-in read a minute off: within the finish jitter, nothing.
+        effects += Self.wait(&tracker, from: minute(150), until: minute(160), startsAt: minute(361))
+        // Delayed by an hour on the appliance: one update with the new start.
+        effects += Self.wait(&tracker, from: minute(160), until: minute(200), startsAt: minute(420))
+        let calls = Self.calls(effects)
+        #expect(calls.map(\.reason) == [DelayedStart.startReason, DelayedStart.movedReason])
+        #expect(calls.last?.at == minute(160))
+        #expect(calls.last?.message == "Dishwasher starts at 15:00")
+        #expect(calls.last?.when == Int(minute(420).timeIntervalSince1970))
+    }
+
     @Test func aStartInThatDoesNotCountDownKeepsTheStartItFirstGave() {
         var wait = DelayedStart()
         let first = Self.waiting(zero, startsAt: minute(360))
