@@ -158,7 +158,8 @@ public struct ApplianceTracker: Sendable {
             reminder = interval == nil ? nil : waiting
         }
         guard before.liveActivity, !settings.liveActivity else { return [] }
-        return endActivity(at: now, reason: "clear: live activity off", budget: budget)
+        var budget = budget
+        return endWait(at: now, budget: &budget) + endActivity(at: now, reason: "clear: live activity off", budget: budget)
     }
 
     /// Ends the open cycle's Live Activity now with one clear; the cycle itself runs on

@@ -129,6 +129,14 @@ import Testing
         #expect(hidden.nextDeadline == nil)
     }
 
+    @Test func switchingTheLiveActivityOffClearsAShownWait() {
+        var tracker = Self.tracker(programMinutes: 225)
+        _ = Self.wait(&tracker, until: minute(200), startsAt: minute(360))
+        let off = Self.calls(tracker.retune(.dishwasher { $0.liveActivity = false }, at: minute(200), budget: DailyBudget()))
+        #expect(off.map(\.reason) == [DelayedStart.clearReason])
+        #expect(Self.calls(Self.wait(&tracker, from: minute(200), until: minute(300), startsAt: minute(360))).isEmpty)
+    }
+
     @Test func aRestartKeepsTheWaitAndItsMoment() throws {
         var tracker = Self.tracker(programMinutes: 225)
         _ = tracker.observe(Self.waiting(zero, startsAt: minute(360)), budget: DailyBudget())
