@@ -24,12 +24,12 @@ public struct ApplianceTracker: Sendable {
 
     /// The appliance's settings, as given at creation or restore.
     public private(set) var settings: ApplianceSettings
-    private var machine = CycleMachine()
-    private var planner = PushPlanner()
+    var machine = CycleMachine()
+    var planner = PushPlanner()
     private var reminder: UnloadReminder?
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
-    private var held: HeldNotice?
+    var held: HeldNotice?
     /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
     public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
@@ -70,7 +70,7 @@ public struct ApplianceTracker: Sendable {
             switch view.pause {
             case .running: .running
             case .paused: .paused
-            case .actionRequired: .actionRequired
+            case .actionRequired, .error: .actionRequired
             }
         }
         return ApplianceStatus(phase: phase, progress: view.progress, finishTime: view.finishTime, program: view.program)
@@ -130,7 +130,7 @@ public struct ApplianceTracker: Sendable {
             doorClosed = closed
             if !closed {
                 reminder = nil
-                effects += dropHeld(at: observation.at, because: "the door opened", budget: &budget)
+                effects += doorOpened(at: observation.at, budget: &budget)
             }
         }
         if case .unavailable = observation.operation {
@@ -198,9 +198,9 @@ public struct ApplianceTracker: Sendable {
 
     /// Tries the waiting notice at `now`; once it is done or dropped, the reminders carry on
     /// (the next counted from now) or, when it was dropped for waiting too long, stop.
-    private mutating func deliverHeld(at now: Date, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
+    mutating func deliverHeld(at now: Date, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
         guard var notice = held else { return [] }
-        let attempt = notice.attempt(at: now, settings: settings, audience: audience, budget: &budget)
+        let attempt = attemptHeld(&notice, at: now, audience: audience, budget: &budget)
         guard attempt.outcome != .waiting else {
             held = notice
             return attempt.effects
@@ -217,7 +217,7 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// Drops the waiting notice, saying why.
-    private mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
+    mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
         guard let notice = held else { return [] }
         finishHeld(budget: &budget)
         return [.waiting(kind: notice.kind, at: now, reason: notice.reason + TrackerEffect.droppedMark + why)]
@@ -366,12 +366,12 @@ public struct ApplianceTracker: Sendable {
             let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget, audience: audience,
                                          context: anomalyContext)
             machine.cycle = cycle
-            return effects
+            return effects + holdAlert(at: at, audience: audience, budget: &budget)
         case .ended(var cycle, let endedAt, let outcome):
             if settings.profile == .plug { cycle.longestRestSeconds = power.longestRest }
             let ending = planner.end(&cycle, at: max(at, endedAt), outcome: outcome, settings: settings, budget: &budget,
                                      audience: audience)
-            var effects = ending.effects
+            var effects = dropAlert(at: endedAt, because: "the cycle ended", budget: &budget) + ending.effects
             budget.openCycles = max(0, budget.openCycles - 1)
             if let notice = ending.notice {
                 held = notice

@@ -142,7 +142,7 @@ enum SupernotifyBody {
         return Texts.render(texts.startedProgram, ["name": settings.name, "program": ProgramName.readable(program)])
     }
 
-    /// A quiet update's message: paused / action required; the temperature (after the
+    /// A quiet update's message: paused / action required / error; the temperature (after the
     /// program); the program; the percentage; else "Running".
     static func quietMessage(view: CycleView, settings: ApplianceSettings) -> String {
         let texts = settings.texts
@@ -150,6 +150,7 @@ enum SupernotifyBody {
         switch view.pause {
         case .paused: return Texts.render(texts.paused, name)
         case .actionRequired: return Texts.render(texts.actionRequired, name)
+        case .error: return Texts.render(texts.errorState, name)
         case .running: break
         }
         let running = runningMessage(view: view, settings: settings)

@@ -37,6 +37,8 @@ extension Texts {
         texts.doorOpen = "Tür offen"
         texts.longerThanUsual = "Läuft {duration} länger als üblich"
         texts.progressStuck = "Seit {duration} kein Fortschritt"
+        texts.errorBecause = "Fehler: {reason}"
+        texts.errorState = "Fehler"
         return texts
     }()
 
@@ -50,6 +52,7 @@ extension Texts {
             "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
             "action_required_because": \.actionRequiredBecause, "door_open": \.doorOpen,
             "longer_than_usual": \.longerThanUsual, "progress_stuck": \.progressStuck,
+            "error_because": \.errorBecause, "error": \.errorState,
         ]
     }
 

@@ -22,6 +22,9 @@ public struct Texts: Sendable, Equatable, Codable {
     public var doorOpen = "door open"
     public var longerThanUsual = "Running {duration} longer than usual"
     public var progressStuck = "No progress for {duration}"
+    /// An error mid-cycle (docs/CYCLES.md, "Errors"): the note, and the quiet message while it lasts.
+    public var errorBecause = "Error: {reason}"
+    public var errorState = "Error"
 
     public init() {}
 }
@@ -50,6 +53,8 @@ extension Texts {
         "door_open": ["name"],
         "longer_than_usual": ["name", "duration"],
         "progress_stuck": ["name", "duration"],
+        "error_because": ["name", "reason"],
+        "error": ["name"],
     ]
 
     /// Every text with its configuration key, in the configuration's order.
@@ -63,6 +68,7 @@ extension Texts {
             ("hours", hours), ("minutes", minutes),
             ("action_required_because", actionRequiredBecause), ("door_open", doorOpen),
             ("longer_than_usual", longerThanUsual), ("progress_stuck", progressStuck),
+            ("error_because", errorBecause), ("error", errorState),
         ]
     }
 

@@ -188,6 +188,8 @@ enum SharedTraces {
         var replacements: Int?
         /// Every anomaly note, "kind reason", in order; none when absent.
         var anomalies: [String]?
+        /// The call that follows each anomaly note, "kind reason": a quiet one when it cleared.
+        var afterAnomalies: [String]?
 
         enum CodingKeys: String, CodingKey {
             case cycles, starts, clears, ends
@@ -198,6 +200,7 @@ enum SharedTraces {
             case heartbeatMinutes = "heartbeat_minutes"
             case replacements
             case anomalies
+            case afterAnomalies = "after_anomalies"
         }
     }
 
@@ -224,6 +227,12 @@ enum SharedTraces {
         for cycle in result.cycles { #expect(cycle.calls.count <= expected.maxCallsPerCycle, comment) }
         let notes = calls.filter { $0.reason.hasPrefix("anomaly") }.map { "\($0.kind.rawValue) \($0.reason)" }
         #expect(notes == (expected.anomalies ?? []), comment)
+        if let after = expected.afterAnomalies {
+            let following = calls.indices.filter { calls[$0].reason.hasPrefix("anomaly") }.map { index in
+                index + 1 < calls.count ? "\(calls[index + 1].kind.rawValue) \(calls[index + 1].reason)" : "nothing"
+            }
+            #expect(following == after, comment)
+        }
         if let steps = expected.mustStepThrough {
             for (index, step) in steps.enumerated() {
                 let next = index + 1 < steps.count ? steps[index + 1] : Int.max
