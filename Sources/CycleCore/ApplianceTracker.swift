@@ -23,13 +23,13 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// The appliance's settings, as given at creation or restore.
-    public private(set) var settings: ApplianceSettings
+    public internal(set) var settings: ApplianceSettings
     private var machine = CycleMachine()
     private var planner = PushPlanner()
-    private var reminder: UnloadReminder?
+    var reminder: UnloadReminder?
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
-    private var held: HeldNotice?
+    var held: HeldNotice?
     /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
     public internal(set) var history = FinishHistory()
     /// The cycle that ended last, with its final values (energy, calls), for the store.
@@ -217,7 +217,7 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// Drops the waiting notice, saying why.
-    private mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
+    mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
         guard let notice = held else { return [] }
         finishHeld(budget: &budget)
         return [.waiting(kind: notice.kind, at: now, reason: notice.reason + TrackerEffect.droppedMark + why)]

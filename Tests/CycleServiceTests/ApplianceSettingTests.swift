@@ -14,6 +14,7 @@ import Testing
         case .flag: .flag(setting.defaultValue != .flag(true))
         case .whole(let range): .number(Double(range.upperBound))
         case .number(let range, _): .number(range.upperBound)
+        case .appliance: .text("tumble_dryer")
         }
     }
 
@@ -25,6 +26,8 @@ import Testing
         case .number(let range, _):
             (NumberText.plain(range.upperBound + 1),
              "expects a number from \(NumberText.plain(range.lowerBound)) to \(NumberText.plain(range.upperBound))")
+        case .appliance(let words):
+            ("\"no such id!\"", "expects an appliance id or \(words.map { "\"\($0)\"" }.joined(separator: " or ")), found the string \"no such id!\"")
         }
     }
 
