@@ -100,6 +100,16 @@ extension ApplianceSetting {
     /// The settings the API changes at run time, in the table's order.
     public static var tunables: [ApplianceSetting] { all.filter(\.tunable) }
 
+    /// The tunable settings the integration makes an entity of (a switch or a number), as the
+    /// API declares them (`appliance_settings`); an appliance id (`dryer`) is set in the
+    /// integration's options instead, and an integration that knows only these kinds keeps working.
+    public static var declared: [ApplianceSetting] { tunables.filter(\.hasEntity) }
+
+    /// A flag or a number: an entity in Home Assistant when tunable.
+    public var hasEntity: Bool {
+        if case .appliance = kind { false } else { true }
+    }
+
     /// The setting named `key`, if declared.
     public static func named(_ key: String) -> ApplianceSetting? { all.first { $0.key == key } }
 
