@@ -106,18 +106,23 @@ import Testing
     }
 
     @Test func theDryerStartingStopsTheReminders() throws {
-        var stopStep = false
+        var stopStep: [TrackerEffect] = []
         let lines = numbered(Self.lines(dryerStart: 100))
         let entries = try Replay.entries(lines: lines).entries
         let result = Replay.run(settings: .washer(), others: [Self.appliance("dryer", "Dryer")], entries: entries) { steps, _ in
             guard steps.contains(where: { $0.applianceID == "dryer" && $0.observation?.at == minute(100) }) else { return }
-            stopStep = steps.contains { $0.applianceID == "washer" && $0.observation == nil }
+            stopStep = steps.filter { $0.applianceID == "washer" && $0.observation == nil }.flatMap(\.effects)
         }
         #expect(Self.washerCalls(result).map(\.kind) == [.end, .reminder], "the first at 90; none from 100 on")
         #expect(Self.washerCalls(result).last?.at == minute(90))
         #expect(result.cycles.map(\.applianceID) == ["washer", "dryer"])
-        // A step of the washer's beside the dryer's start, so that `run` saves its reminder's end.
-        #expect(stopStep)
+        // A step of the washer's beside the dryer's start, with an effect, so that `run` saves its state with it.
+        guard case .waiting(.reminder, minute(100), let reason)? = stopStep.first, stopStep.count == 1 else {
+            Issue.record("expected one dropped reminder, found \(stopStep)")
+            return
+        }
+        #expect(reason == "unload reminder 2: dropped, the dryer started")
+        #expect(stopStep.first?.dropsNotice == true)
     }
 
     @Test func aDryerStartingBeforeTheWasherEndsChangesNothing() throws {
