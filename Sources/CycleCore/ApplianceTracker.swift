@@ -23,10 +23,10 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// The appliance's settings, as given at creation or restore.
-    public private(set) var settings: ApplianceSettings
+    public internal(set) var settings: ApplianceSettings
     var machine = CycleMachine()
     var planner = PushPlanner()
-    private var reminder: UnloadReminder?
+    var reminder: UnloadReminder?
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
     var held: HeldNotice?

@@ -8,6 +8,8 @@ public struct Texts: Sendable, Equatable, Codable {
     public var running = "Running"
     public var percentComplete = "{percent}% complete"
     public var finished = "{name} finished"
+    /// A washer's end with a dryer in the household (docs/PUSHES.md, "Washer and dryer").
+    public var finishedToDryer = "{name} finished: move the laundry to the dryer"
     public var aborted = "{name} aborted"
     public var failed = "{name} failed"
     public var lost = "{name} stopped reporting"
@@ -40,6 +42,7 @@ extension Texts {
         "running": ["name"],
         "percent_complete": ["name", "percent"],
         "finished": ["name"],
+        "finished_to_dryer": ["name", "dryer"],
         "aborted": ["name"],
         "failed": ["name"],
         "lost": ["name"],
@@ -62,7 +65,7 @@ extension Texts {
         [
             ("started", started), ("started_program", startedProgram), ("paused", paused),
             ("action_required", actionRequired), ("running", running), ("percent_complete", percentComplete),
-            ("finished", finished), ("aborted", aborted), ("failed", failed), ("lost", lost),
+            ("finished", finished), ("finished_to_dryer", finishedToDryer), ("aborted", aborted), ("failed", failed), ("lost", lost),
             ("done_in", doneIn), ("done_in_no_program", doneInNoProgram),
             ("unload_reminder", unloadReminder), ("unload_reminder_no_program", unloadReminderNoProgram),
             ("hours", hours), ("minutes", minutes),
