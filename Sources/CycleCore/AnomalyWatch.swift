@@ -6,6 +6,8 @@ import FoundationEssentials
 struct AnomalyWatch: Sendable, Codable, Equatable {
     /// The kinds of anomaly note, each said at most once per cycle.
     enum Kind: String, Sendable, Codable, CaseIterable {
+        /// The appliance reports an error mid-cycle (docs/CYCLES.md, "Errors"): an alerting note with its reason.
+        case error
         /// The appliance waits for someone (`actionrequired`): an alerting note with its reason.
         case actionRequired = "action required"
         /// Running past its program's usual time: a quiet note on the activity.
@@ -68,16 +70,15 @@ struct AnomalyWatch: Sendable, Codable, Equatable {
     /// Marks a note as said (sent, or refused by a budget: it is not tried again this cycle).
     mutating func mark(_ kind: Kind) { said.insert(kind) }
 
-    /// The note due at `now`, if any: the first of action required, far late, late, stuck.
+    /// The note due at `now`, if any: the first of error, action required, far late, late, stuck.
     func due(view: CycleView, cycle: CycleInfo, context: Context, at now: Date, texts: Texts, name: String) -> Note? {
-        let values = ["name": name]
+        if view.pause == .error, !said.contains(.error) {
+            return Self.waiting(.error, context: context, texts: texts, name: name,
+                                plain: texts.errorState, because: texts.errorBecause)
+        }
         if view.pause == .actionRequired, !said.contains(.actionRequired) {
-            let reason = context.doorOpen ? Texts.render(texts.doorOpen, values) : nil
-            let message = reason.map { Texts.render(texts.actionRequiredBecause, ["name": name, "reason": $0]) }
-                ?? Texts.render(texts.actionRequired, values)
-            let because = context.doorOpen ? " (door open)" : ""
-            return Note(kind: .actionRequired, message: message,
-                        reason: SupernotifyCall.anomalyMark + "action required\(because)")
+            return Self.waiting(.actionRequired, context: context, texts: texts, name: name,
+                                plain: texts.actionRequired, because: texts.actionRequiredBecause)
         }
         if let usual = context.usual, view.pause == .running {
             let elapsed = now.timeIntervalSince(cycle.startedAt)
@@ -98,6 +99,17 @@ struct AnomalyWatch: Sendable, Codable, Equatable {
                         reason: SupernotifyCall.anomalyMark + "progress stuck (\(still))")
         }
         return nil
+    }
+
+    /// The note of an appliance that stopped for something (an error, an action required),
+    /// with the appliance's own reason where it gives one (the door reads open).
+    private static func waiting(_ kind: Kind, context: Context, texts: Texts, name: String,
+                                plain: String, because: String) -> Note {
+        let reason = context.doorOpen ? Texts.render(texts.doorOpen, ["name": name]) : nil
+        let message = reason.map { Texts.render(because, ["name": name, "reason": $0]) }
+            ?? Texts.render(plain, ["name": name])
+        let said = context.doorOpen ? " (door open)" : ""
+        return Note(kind: kind, message: message, reason: SupernotifyCall.anomalyMark + kind.rawValue + said)
     }
 
     /// When a note falls due without a new reading: the late, far-late or stuck threshold.

@@ -19,6 +19,8 @@ public struct ApplianceSetting: Sendable {
         /// add-on's form, a PATCH of the API, HA's number entity); the configuration file
         /// takes any number in the range, as it always has. nil: any number.
         case number(ClosedRange<Double>, step: Double?)
+        /// Another appliance's id, or one of `words` (`dryer`: `auto`, `off`).
+        case appliance(words: [String])
     }
 
     /// The unit of a number, as Home Assistant writes it.
@@ -31,6 +33,8 @@ public struct ApplianceSetting: Sendable {
     public enum Value: Sendable, Equatable {
         case flag(Bool)
         case number(Double)
+        /// An appliance id or a word of an `appliance` setting.
+        case text(String)
     }
 
     /// The key everywhere it is written, e.g. `notify_start`.
@@ -90,10 +94,21 @@ extension ApplianceSetting {
         .unloadReminderMinutes,
         .whole("unload_reminder_repeats", \.unloadReminderRepeats, 0...20),
         .flag("anomaly_notes", \.anomalyNotes, tunable: true),
+        .appliance("dryer", \.dryer, words: [LaundryLink.automatic, LaundryLink.off]),
     ]
 
     /// The settings the API changes at run time, in the table's order.
     public static var tunables: [ApplianceSetting] { all.filter(\.tunable) }
+
+    /// The tunable settings the integration makes an entity of (a switch or a number), as the
+    /// API declares them (`appliance_settings`); an appliance id (`dryer`) is set in the
+    /// integration's options instead, and an integration that knows only these kinds keeps working.
+    public static var declared: [ApplianceSetting] { tunables.filter(\.hasEntity) }
+
+    /// A flag or a number: an entity in Home Assistant when tunable.
+    public var hasEntity: Bool {
+        if case .appliance = kind { false } else { true }
+    }
 
     /// The setting named `key`, if declared.
     public static func named(_ key: String) -> ApplianceSetting? { all.first { $0.key == key } }
@@ -129,6 +144,14 @@ extension ApplianceSetting {
         ApplianceSetting(key: key, kind: .number(range, step: step), unit: unit, tunable: tunable, configurable: true, off: nil,
                          entityKey: key, read: { .number($0[keyPath: field]) },
                          write: { settings, value in if case .number(let number) = value { settings[keyPath: field] = number } })
+    }
+
+    /// An appliance id or one of `words`, tunable (the integration's options set it).
+    static func appliance(_ key: String, _ field: WritableKeyPath<ApplianceSettings, String> & Sendable,
+                          words: [String]) -> ApplianceSetting {
+        ApplianceSetting(key: key, kind: .appliance(words: words), unit: nil, tunable: true, configurable: true, off: nil,
+                         entityKey: key, read: { .text($0[keyPath: field]) },
+                         write: { settings, value in if case .text(let text) = value { settings[keyPath: field] = text } })
     }
 
     /// A number that may be unset (nil in the field, shown as null).

@@ -43,6 +43,12 @@ public struct ApplianceSettings: Sendable, Equatable, Codable {
     /// `anomaly_notes`: say once when a cycle needs attention, runs much longer than usual or
     /// its progress stops (docs/PUSHES.md, "Anomalies").
     public var anomalyNotes: Bool = true
+    /// `dryer`: where a washer's laundry goes next (docs/PUSHES.md, "Washer and dryer"): `auto`,
+    /// the household's one dryer when this is a washer; `off`; or the dryer's appliance id.
+    public var dryer: String = LaundryLink.automatic
+    /// The name of the dryer the household linked this appliance to (`LaundryLink`), which its
+    /// end notification and unload reminders name; nil: none. Set by the household, never configured.
+    public var linkedDryer: String?
     /// The Supernotify deliveries that reach phones (`delivery` of mobile-only calls).
     public var mobileDeliveries: [String] = ["mobile_push"]
     public var texts: Texts = Texts()

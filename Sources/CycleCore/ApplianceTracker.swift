@@ -5,13 +5,13 @@ import FoundationEssentials
 /// and `cycletrack replay` both drive it; it performs no I/O and reads no clock.
 public struct ApplianceTracker: Sendable {
     /// The appliance's settings, as given at creation or restore.
-    public private(set) var settings: ApplianceSettings
-    private var machine = CycleMachine()
-    private var planner = PushPlanner()
-    private var reminder: UnloadReminder?
+    public internal(set) var settings: ApplianceSettings
+    var machine = CycleMachine()
+    var planner = PushPlanner()
+    var reminder: UnloadReminder?
     private var doorClosed: Bool?
     private var power = PowerCycleDetector()
-    private var held: HeldNotice?
+    var held: HeldNotice?
     /// A delayed start's wait while idle in `delayedstart` (ApplianceTracker+DelayedStart.swift).
     var waiting: DelayedStart?
     /// How the finish estimates of past cycles turned out; each cycle that finishes is added.
@@ -55,7 +55,7 @@ public struct ApplianceTracker: Sendable {
             switch view.pause {
             case .running: .running
             case .paused: .paused
-            case .actionRequired: .actionRequired
+            case .actionRequired, .error: .actionRequired
             }
         }
         return ApplianceStatus(phase: phase, progress: view.progress, finishTime: view.finishTime, program: view.program)
@@ -118,7 +118,7 @@ public struct ApplianceTracker: Sendable {
             doorClosed = closed
             if !closed {
                 reminder = nil
-                effects += dropHeld(at: observation.at, because: "the door opened", budget: &budget)
+                effects += doorOpened(at: observation.at, budget: &budget)
             }
         }
         if case .unavailable = observation.operation {
@@ -187,9 +187,9 @@ public struct ApplianceTracker: Sendable {
 
     /// Tries the waiting notice at `now`; once it is done or dropped, the reminders carry on
     /// (the next counted from now) or, when it was dropped for waiting too long, stop.
-    private mutating func deliverHeld(at now: Date, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
+    mutating func deliverHeld(at now: Date, audience: Audience, budget: inout DailyBudget) -> [TrackerEffect] {
         guard var notice = held else { return [] }
-        let attempt = notice.attempt(at: now, settings: settings, audience: audience, budget: &budget)
+        let attempt = attemptHeld(&notice, at: now, audience: audience, budget: &budget)
         guard attempt.outcome != .waiting else {
             held = notice
             return attempt.effects
@@ -206,7 +206,7 @@ public struct ApplianceTracker: Sendable {
     }
 
     /// Drops the waiting notice, saying why.
-    private mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
+    mutating func dropHeld(at now: Date, because why: String, budget: inout DailyBudget) -> [TrackerEffect] {
         guard let notice = held else { return [] }
         finishHeld(budget: &budget)
         return [.waiting(kind: notice.kind, at: now, reason: notice.reason + TrackerEffect.droppedMark + why)]
@@ -362,12 +362,12 @@ public struct ApplianceTracker: Sendable {
             let effects = planner.update(&cycle, view: view, at: at, settings: settings, budget: &budget, audience: audience,
                                          context: anomalyContext)
             machine.cycle = cycle
-            return effects
+            return effects + holdAlert(at: at, audience: audience, budget: &budget)
         case .ended(var cycle, let endedAt, let outcome):
             if settings.profile == .plug { cycle.longestRestSeconds = power.longestRest }
             let ending = planner.end(&cycle, at: max(at, endedAt), outcome: outcome, settings: settings, budget: &budget,
                                      audience: audience)
-            var effects = ending.effects
+            var effects = dropAlert(at: endedAt, because: "the cycle ended", budget: &budget) + ending.effects
             budget.openCycles = max(0, budget.openCycles - 1)
             if let notice = ending.notice {
                 held = notice

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// The cycle state machine of docs/CYCLES.md, as a value: idle → running (paused,
-/// action required, unavailable for a while) → ended → idle. It sees time only
+/// action required, in error, unavailable for a while) → ended → idle. It sees time only
 /// through the observations and the `expire(at:)` calls it is given, and returns
 /// what happened to the cycle; the `PushPlanner` decides what to send about it.
 struct CycleMachine: Sendable, Codable, Equatable {
@@ -25,6 +25,8 @@ struct CycleMachine: Sendable, Codable, Equatable {
         var view: CycleView
         /// When the operation state went unavailable or unknown; nil while available.
         var unavailableSince: Date?
+        /// When the appliance went into `error` during the cycle; nil once it runs again (or never did).
+        var errorSince: Date?
     }
 
     private var state: State = .idle
@@ -51,19 +53,21 @@ struct CycleMachine: Sendable, Codable, Equatable {
         return running.view
     }
 
-    /// When the open cycle is lost if the operation state stays unavailable.
+    /// When the open cycle ends if the operation state stays unavailable (lost) or the
+    /// appliance stays in error (failed): `minutes` after the earlier of the two began.
     func lostDeadline(after minutes: Double) -> Date? {
-        guard case .running(let running) = state, let since = running.unavailableSince else { return nil }
+        guard case .running(let running) = state,
+              let since = [running.errorSince, running.unavailableSince].compactMap(\.self).min() else { return nil }
         return since.addingTimeInterval(minutes * 60)
     }
 
-    /// Ends the open cycle as lost at `date` if it has been unavailable that long.
+    /// Ends the open cycle at `date` if it has been unavailable (lost) or in error (failed) that long.
     mutating func expire(at date: Date, lostAfterMinutes minutes: Double) -> [Event] {
         guard case .running(let running) = state, let deadline = lostDeadline(after: minutes), deadline <= date else {
             return []
         }
         state = .idle
-        return [.ended(running.cycle, at: deadline, outcome: .lost)]
+        return [.ended(running.cycle, at: deadline, outcome: running.errorSince == nil ? .lost : .failed)]
     }
 
     /// Takes one observation through the table of docs/CYCLES.md, "The cycle state machine".
@@ -112,15 +116,18 @@ struct CycleMachine: Sendable, Codable, Equatable {
             }
             let outcome: CycleOutcome
             switch reading {
-            case .run, .pause, .actionrequired, .delayedstart:
+            case .run, .pause, .actionrequired, .delayedstart, .error:
+                // An error mid-cycle may clear and the cycle run on (docs/CYCLES.md, "Errors").
+                running.errorSince = reading == .error ? running.errorSince ?? observation.at : nil
                 running.absorb(observation, pause: PauseState(reading), correction: correction)
                 state = .running(running)
                 events.append(.changed)
                 return events
             case .finished: outcome = .finished
-            // Ready or off without the brand's own end state: the run was cancelled.
-            case .ready, .inactive: outcome = observation.profile.saysWhenFinished ? .aborted : .finished
-            case .error: outcome = .failed
+            // Ready or off straight from an error: the cycle failed. Without the brand's own
+            // end state: the run was cancelled.
+            case .ready, .inactive:
+                outcome = running.errorSince != nil ? .failed : observation.profile.saysWhenFinished ? .aborted : .finished
             case .aborting: outcome = .aborted
             }
             running.cycle.accumulateCost(observation)
@@ -192,6 +199,7 @@ extension PauseState {
         switch state {
         case .pause: self = .paused
         case .actionrequired: self = .actionRequired
+        case .error: self = .error
         default: self = .running
         }
     }

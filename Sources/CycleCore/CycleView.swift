@@ -1,8 +1,9 @@
 import FoundationEssentials
 
-/// Whether a running cycle is going, paused, or waiting for the user.
+/// Whether a running cycle is going, paused, waiting for the user, or in error (an
+/// `error` that may still clear, docs/CYCLES.md "Errors").
 enum PauseState: String, Sendable, Codable, Equatable {
-    case running, paused, actionRequired
+    case running, paused, actionRequired, error
 }
 
 /// What a running cycle currently looks like: the values a live call shows.

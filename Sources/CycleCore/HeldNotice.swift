@@ -1,12 +1,12 @@
 import FoundationEssentials
 
-/// An end notification or unload reminder on its way to people (docs/PUSHES.md, "Quiet
-/// hours", "Presence"): it goes out when nobody it is for is in quiet hours and someone is
-/// home, waits otherwise, and is dropped when the door opens, a new cycle starts, or nobody
-/// came home in time. Part of the tracker's snapshot, so a restart neither loses nor
+/// An end notification, unload reminder or anomaly alert on its way to people (docs/PUSHES.md,
+/// "Quiet hours", "Presence"): it goes out when nobody it is for is in quiet hours and someone
+/// is home, waits otherwise, and is dropped when the door opens (an anomaly alert: when it
+/// cleared or the cycle ended), a new cycle starts, or nobody came home in time. Part of the tracker's snapshot, so a restart neither loses nor
 /// repeats it: it leaves the snapshot in the same transaction that records its call.
 struct HeldNotice: Sendable, Codable, Equatable {
-    /// `.end` or `.reminder`.
+    /// `.end`, `.reminder`, or `.progress` for an anomaly alert (`AnomalyAlert.swift`).
     var kind: CallKind
     /// "end: finished", "unload reminder 1".
     var reason: String
@@ -25,6 +25,12 @@ struct HeldNotice: Sendable, Codable, Equatable {
     var next: Date?
     /// What the last `waiting` effect said, so the same wait is reported once.
     var said: String?
+    /// An anomaly alert's note, the kind of anomaly, the progress when it was noted, and the
+    /// running cycle's view (kept up to date while it waits); nil for the others.
+    var message: String?
+    var anomaly: AnomalyWatch.Kind?
+    var notedProgress: Int?
+    var view: CycleView?
 
     /// How one attempt went.
     enum Outcome: Equatable {
@@ -111,6 +117,8 @@ struct HeldNotice: Sendable, Codable, Equatable {
             if let texts = group.texts { addressed.texts = texts }
             let body = if kind == .end, let cycle {
                 SupernotifyBody.end(cycle: cycle, at: endedAt, settings: addressed)
+            } else if kind == .progress, let cycle, let view {
+                SupernotifyBody.live(kind: .progress, message: message ?? "", view: view, cycle: cycle, settings: addressed)
             } else {
                 SupernotifyBody.reminder(program: program, endedAt: endedAt, at: now, settings: addressed)
             }

@@ -37,6 +37,8 @@ public struct Household: Sendable {
     public var delivery: DeliverySettings
     /// Each followed person's last state (`home`, `not_home`, a zone), by entity.
     public private(set) var presence: [String: String] = [:]
+    /// Each washer's dryer, by the washer's id (`LaundryLink`).
+    public private(set) var dryers: [String: String] = [:]
 
     /// An empty household.
     /// - Parameters:
@@ -68,6 +70,7 @@ public struct Household: Sendable {
             member.tracker = ApplianceTracker(settings: settings, restoring: member.tracker.snapshot)
             member.tracker.history = history ?? known
             members[settings.id] = member
+            relink()
             return
         }
         var tracker = saved.map { ApplianceTracker(settings: settings, restoring: $0) }
@@ -75,6 +78,30 @@ public struct Household: Sendable {
         if let history { tracker.history = history }
         members[settings.id] = Member(tracker: tracker)
         order.append(settings.id)
+        relink()
+    }
+
+    /// Links each washer to its dryer again, from every appliance's `dryer` setting and kind
+    /// (`LaundryLink`), and tells each appliance the name of its dryer.
+    private mutating func relink() {
+        dryers = LaundryLink.links(order.compactMap { members[$0]?.tracker.settings })
+        let names = members.mapValues(\.tracker.settings.name)
+        for id in order { members[id]?.tracker.settings.linkedDryer = dryers[id].flatMap { names[$0] } }
+    }
+
+    /// After `step`: when it started a dryer's cycle, each washer linked to it was emptied
+    /// (`ApplianceTracker.laundryMoved`); one step for each washer whose reminder stopped.
+    private mutating func emptied(by step: Step) -> [Step] {
+        guard let at = step.effects.lazy.compactMap({ if case .cycleStarted(let at, _) = $0 { at } else { nil } }).first
+        else { return [] }
+        var steps: [Step] = []
+        for id in order where dryers[id] == step.applianceID {
+            guard var member = members[id], let effects = member.tracker.laundryMoved(at: at, budget: budget(at: at))
+            else { continue }
+            members[id] = member
+            steps.append(self.step(id, observation: nil, effects: effects))
+        }
+        return steps
     }
 
     /// Whether the appliance is followed.
@@ -125,21 +152,21 @@ public struct Household: Sendable {
         case .observed(let applianceID, let observation):
             var steps = fireDeadlines(before: observation.at, inclusive: false)
             steps += see(observation.people, at: observation.at)
-            if let step = observe(applianceID, observation) { steps.append(step) }
+            steps += observe(applianceID, observation)
             return steps
         case .people(let states, let at):
             return fireDeadlines(before: at, inclusive: false) + see(states, at: at)
         case .polled(let observations):
             guard let at = observations.first?.observation.at else { return [] }
             var steps = fireDeadlines(before: at, inclusive: false)
-            for (applianceID, observation) in observations {
-                if let step = observe(applianceID, observation) { steps.append(step) }
-            }
+            for (applianceID, observation) in observations { steps += observe(applianceID, observation) }
             return steps
         case .tick(let now):
             return fireDeadlines(before: now, inclusive: true)
         case .retuned(let applianceID, let settings, let at):
-            return command(applianceID, at: at) { tracker, budget in tracker.retune(settings, at: at, budget: budget) }
+            let steps = command(applianceID, at: at) { tracker, budget in tracker.retune(settings, at: at, budget: budget) }
+            relink()
+            return steps
         case .endActivity(let applianceID, let at):
             return command(applianceID, at: at) { tracker, budget in tracker.endActivity(at: at, budget: budget) }
         case .redelivered(let settings, let at):
@@ -184,11 +211,13 @@ public struct Household: Sendable {
         return steps
     }
 
-    private mutating func observe(_ applianceID: String, _ observation: Observation) -> Step? {
-        guard var member = members[applianceID] else { return nil }
+    /// The appliance's step, then those of the washers a dryer's start emptied.
+    private mutating func observe(_ applianceID: String, _ observation: Observation) -> [Step] {
+        guard var member = members[applianceID] else { return [] }
         let effects = member.tracker.observe(observation, budget: budget(at: observation.at), audience: audience)
         members[applianceID] = member
-        return step(applianceID, observation: observation, effects: effects)
+        let observed = step(applianceID, observation: observation, effects: effects)
+        return [observed] + emptied(by: observed)
     }
 
     /// Each due deadline gets its own tick at its own time, so that a call counts
@@ -199,7 +228,8 @@ public struct Household: Sendable {
             guard var member = members[applianceID] else { break }
             let effects = member.tracker.advance(to: due, budget: budget(at: due), audience: audience)
             members[applianceID] = member
-            steps.append(step(applianceID, observation: nil, effects: effects))
+            let fired = step(applianceID, observation: nil, effects: effects)
+            steps += [fired] + emptied(by: fired)
             // Every firing moves the deadline on; stop rather than spin should that break.
             if let next = member.tracker.nextDeadline?.at, next <= due { break }
         }

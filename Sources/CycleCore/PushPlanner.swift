@@ -54,6 +54,8 @@ struct PushPlanner: Sendable, Codable, Equatable {
     /// The cycle's anomaly notes so far and its progress stall (docs/PUSHES.md, "Anomalies");
     /// optional, so that snapshots saved before it still decode.
     private var anomalies: AnomalyWatch?
+    /// An anomaly note's alert nobody could get at its moment, for the tracker to hold (`takeAlert`).
+    private var alert: HeldNotice?
 
     /// The steps that `settings` keep for a cycle.
     static func plannedSteps(_ settings: ApplianceSettings) -> (kept: [Int], dropped: [Int]) {
@@ -162,15 +164,17 @@ struct PushPlanner: Sendable, Codable, Equatable {
     }
 
     /// An anomaly note, in the place of the update it was due with: alerting (a `progress`
-    /// call, quiet in quiet hours as a step is) or, for `late`, quiet. Said once per cycle per
-    /// kind, also when a budget refuses it.
+    /// call to whoever may be alerted now, quiet to the others) or, for `late`, quiet. When
+    /// nobody may be alerted now, it goes out quietly and its alert waits (`takeAlert`). Said
+    /// once per cycle per kind, also when a budget refuses it.
     private mutating func sendNote(_ note: AnomalyWatch.Note, _ cycle: inout CycleInfo, view: CycleView, at now: Date,
                                    settings: ApplianceSettings, budget: inout DailyBudget,
                                    audience: Audience) -> [TrackerEffect] {
         let free = max(0, settings.cyclePushLimit - 2 - cycle.calls)
-        var plan = audience.livePlan(note.kind.alerts ? .progress : .quiet, settings: settings, at: now, triggered: false)
+        var plan = note.kind.alerts ? audience.notePlan(settings: settings, at: now) : .one(.quiet)
         if case .split = plan, free < 2 { plan = .one(.quiet) }
         let kind: CallKind = if case .one(let one) = plan { one } else { .progress }
+        let waits = note.kind.alerts && kind == .quiet && audience.alertMayWait(settings)
         var earliest = cycle.startedAt.addingTimeInterval(settings.settleSeconds)
         if let lastUpdateAt { earliest = max(earliest, lastUpdateAt.addingTimeInterval(settings.minUpdateSeconds)) }
         if now < earliest {
@@ -183,6 +187,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
         }
         let calls = PushPlanner.liveCalls(plan, alerting: .progress, message: note.message, quietMessage: note.message,
                                           view: view, cycle: cycle, settings: settings, at: now, reason: note.reason)
+        if waits { alert = HeldNotice(alert: note, view: view, cycle: cycle, at: now) }
         record(view: view, pause: view.pause, at: now)
         lastUpdateAt = now
         cycle.calls += calls.count
@@ -286,6 +291,12 @@ struct PushPlanner: Sendable, Codable, Equatable {
         return [.call(clear), .call(start)]
     }
 
+    /// The anomaly alert that waits for quiet hours to end or someone to come home, once.
+    mutating func takeAlert() -> HeldNotice? {
+        defer { alert = nil }
+        return alert
+    }
+
     /// Whether the cycle shows a Live Activity now: its start went out and it was not ended early.
     func hasActivity(_ cycle: CycleInfo) -> Bool {
         !cycle.silent && sent != nil && activityEnded != true
@@ -351,6 +362,7 @@ struct PushPlanner: Sendable, Codable, Equatable {
             switch view.pause {
             case .paused: return "pause"
             case .actionRequired: return "action required"
+            case .error: return "error"
             case .running: return "resume"
             }
         }

@@ -77,7 +77,7 @@ enum SupernotifyBody {
         addDashboard(to: &extra, settings: settings)
         if let color = settings.color { extra["notification_icon_color"] = .string(color) }
         addHighPriority(to: &extra, settings: settings)
-        return fitted(header(title: endTitle(.finished, settings: settings),
+        return fitted(header(title: finishedTitle(settings: settings),
                              message: endSummary(cycle: cycle, at: at, settings: settings),
                              mobileOnly: false, settings: settings, extra: extra))
     }
@@ -93,7 +93,7 @@ enum SupernotifyBody {
         addDashboard(to: &extra, settings: settings)
         if let color = settings.color { extra["notification_icon_color"] = .string(color) }
         addHighPriority(to: &extra, settings: settings)
-        return fitted(header(title: endTitle(.finished, settings: settings),
+        return fitted(header(title: finishedTitle(settings: settings),
                              message: reminderMessage(program: program, endedAt: endedAt, at: at, settings: settings),
                              mobileOnly: false, settings: settings, extra: extra))
     }
@@ -142,7 +142,7 @@ enum SupernotifyBody {
         return Texts.render(texts.startedProgram, ["name": settings.name, "program": ProgramName.readable(program)])
     }
 
-    /// A quiet update's message: paused / action required; the temperature (after the
+    /// A quiet update's message: paused / action required / error; the temperature (after the
     /// program); the program; the percentage; else "Running".
     static func quietMessage(view: CycleView, settings: ApplianceSettings) -> String {
         let texts = settings.texts
@@ -150,6 +150,7 @@ enum SupernotifyBody {
         switch view.pause {
         case .paused: return Texts.render(texts.paused, name)
         case .actionRequired: return Texts.render(texts.actionRequired, name)
+        case .error: return Texts.render(texts.errorState, name)
         case .running: break
         }
         let running = runningMessage(view: view, settings: settings)
@@ -190,6 +191,13 @@ enum SupernotifyBody {
         case .lost: texts.lost
         }
         return Texts.render(template, ["name": settings.name])
+    }
+
+    /// The end notification's and the unload reminders' title: "Washer finished", or with a
+    /// linked dryer (`LaundryLink`) "Washer finished: move the laundry to the dryer".
+    static func finishedTitle(settings: ApplianceSettings) -> String {
+        guard let dryer = settings.linkedDryer else { return endTitle(.finished, settings: settings) }
+        return Texts.render(settings.texts.finishedToDryer, ["name": settings.name, "dryer": dryer])
     }
 
     /// "Eco 50°C done in 2 h 14 min"; "Done in 45 min" without a program.

@@ -24,6 +24,7 @@ extension Texts {
         texts.running = "Läuft"
         texts.percentComplete = "{percent} % fertig"
         texts.finished = "{name} fertig"
+        texts.finishedToDryer = "{name} fertig: Wäsche in den Trockner"
         texts.aborted = "{name} abgebrochen"
         texts.failed = "{name}: Fehler"
         texts.lost = "{name} meldet sich nicht mehr"
@@ -37,6 +38,8 @@ extension Texts {
         texts.doorOpen = "Tür offen"
         texts.longerThanUsual = "Läuft {duration} länger als üblich"
         texts.progressStuck = "Seit {duration} kein Fortschritt"
+        texts.errorBecause = "Fehler: {reason}"
+        texts.errorState = "Fehler"
         texts.startsAt = "{name} startet um {time}"
         return texts
     }()
@@ -46,11 +49,12 @@ extension Texts {
         [
             "started": \.started, "started_program": \.startedProgram, "paused": \.paused,
             "action_required": \.actionRequired, "running": \.running, "percent_complete": \.percentComplete,
-            "finished": \.finished, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
+            "finished": \.finished, "finished_to_dryer": \.finishedToDryer, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
             "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "unload_reminder": \.unloadReminder,
             "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
             "action_required_because": \.actionRequiredBecause, "door_open": \.doorOpen,
             "longer_than_usual": \.longerThanUsual, "progress_stuck": \.progressStuck,
+            "error_because": \.errorBecause, "error": \.errorState,
             "starts_at": \.startsAt,
         ]
     }

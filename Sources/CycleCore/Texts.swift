@@ -8,6 +8,8 @@ public struct Texts: Sendable, Equatable, Codable {
     public var running = "Running"
     public var percentComplete = "{percent}% complete"
     public var finished = "{name} finished"
+    /// A washer's end with a dryer in the household (docs/PUSHES.md, "Washer and dryer").
+    public var finishedToDryer = "{name} finished: move the laundry to the dryer"
     public var aborted = "{name} aborted"
     public var failed = "{name} failed"
     public var lost = "{name} stopped reporting"
@@ -22,6 +24,9 @@ public struct Texts: Sendable, Equatable, Codable {
     public var doorOpen = "door open"
     public var longerThanUsual = "Running {duration} longer than usual"
     public var progressStuck = "No progress for {duration}"
+    /// An error mid-cycle (docs/CYCLES.md, "Errors"): the note, and the quiet message while it lasts.
+    public var errorBecause = "Error: {reason}"
+    public var errorState = "Error"
     /// A delayed start's wait on the lock screen (docs/PUSHES.md, "Delayed starts").
     public var startsAt = "{name} starts at {time}"
 
@@ -39,6 +44,7 @@ extension Texts {
         "running": ["name"],
         "percent_complete": ["name", "percent"],
         "finished": ["name"],
+        "finished_to_dryer": ["name", "dryer"],
         "aborted": ["name"],
         "failed": ["name"],
         "lost": ["name"],
@@ -52,6 +58,8 @@ extension Texts {
         "door_open": ["name"],
         "longer_than_usual": ["name", "duration"],
         "progress_stuck": ["name", "duration"],
+        "error_because": ["name", "reason"],
+        "error": ["name"],
         "starts_at": ["name", "time"],
     ]
 
@@ -60,12 +68,13 @@ extension Texts {
         [
             ("started", started), ("started_program", startedProgram), ("paused", paused),
             ("action_required", actionRequired), ("running", running), ("percent_complete", percentComplete),
-            ("finished", finished), ("aborted", aborted), ("failed", failed), ("lost", lost),
+            ("finished", finished), ("finished_to_dryer", finishedToDryer), ("aborted", aborted), ("failed", failed), ("lost", lost),
             ("done_in", doneIn), ("done_in_no_program", doneInNoProgram),
             ("unload_reminder", unloadReminder), ("unload_reminder_no_program", unloadReminderNoProgram),
             ("hours", hours), ("minutes", minutes),
             ("action_required_because", actionRequiredBecause), ("door_open", doorOpen),
             ("longer_than_usual", longerThanUsual), ("progress_stuck", progressStuck),
+            ("error_because", errorBecause), ("error", errorState),
             ("starts_at", startsAt),
         ]
     }

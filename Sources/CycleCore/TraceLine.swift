@@ -27,6 +27,9 @@ public struct TraceLine: Sendable {
     /// The entities' units of measurement given on this line (`units`), by role; a role
     /// not given keeps the unit an earlier line gave it.
     public var units: [Role: String]
+    /// `appliance`: whose entities the line shows, in a trace of several appliances; nil:
+    /// the replayed appliance's (docs/examples/README.md, "Several appliances").
+    public var appliance: String?
 
     /// A line as `run` records it.
     public init(at: Date, raw: [Role: String], unknownRoles: [String] = [], units: [Role: String] = [:]) {
@@ -83,6 +86,12 @@ public struct TraceLine: Sendable {
         }
         var parsed = TraceLine(at: at, raw: raw, unknownRoles: unknown.sorted(), units: units)
         parsed.people = people
+        if let appliance = decoded.appliance {
+            guard case .string(let id) = appliance, !id.isEmpty else {
+                throw TraceError(line: line, message: "expected \"appliance\" as an appliance id, found \(appliance.shown)")
+            }
+            parsed.appliance = id
+        }
         return parsed
     }
 }
@@ -90,6 +99,7 @@ public struct TraceLine: Sendable {
 /// The shape of a trace line, loose enough to say what was wrong in it.
 private struct LineShape: Decodable {
     var at: LooseValue?
+    var appliance: LooseValue?
     var states: [String: LooseValue]?
     var units: [String: LooseValue]?
 }

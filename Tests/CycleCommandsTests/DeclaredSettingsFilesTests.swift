@@ -18,10 +18,15 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(path) is not an object")
     }
 
-    /// The entity platform a tunable setting makes in Home Assistant.
-    static func platform(_ setting: ApplianceSetting) -> String {
-        setting.kind == .flag ? "switch" : "number"
+    /// The entity platform a tunable setting makes in Home Assistant; nil: none, the
+    /// integration's options set it (an appliance id: `dryer`).
+    static func platform(_ setting: ApplianceSetting) -> String? {
+        guard setting.hasEntity else { return nil }
+        return setting.kind == .flag ? "switch" : "number"
     }
+
+    /// The tunable settings the integration's options set, rather than an entity.
+    static let optionsSettings = ApplianceSetting.tunables.filter { platform($0) == nil }.map(\.key)
 
     @Test(arguments: ApplianceSetting.all.filter(\.configurable).map(\.key))
     func theAddOnOffersTheSettingWithItsType(key: String) throws {
@@ -50,7 +55,8 @@ import Testing
         #expect(api.split(separator: "\n").contains { $0.hasPrefix("| ") && $0.contains("`\(key)`") },
                 "docs/API.md, \"Settings\": no row for `\(key)`")
         let strings = try Self.json("strings.json")["entity"] as? [String: [String: [String: Any]]]
-        let name = try #require(strings?[Self.platform(setting)]?[setting.entityKey]?["name"] as? String)
+        guard let platform = Self.platform(setting) else { return }
+        let name = try #require(strings?[platform]?[setting.entityKey]?["name"] as? String)
         let integration = try String(contentsOf: Self.root.appendingPathComponent("docs/INTEGRATION.md"), encoding: .utf8)
         #expect(integration.split(separator: "\n").contains { $0.hasPrefix("| ") && $0.contains(name) },
                 "docs/INTEGRATION.md: the entity table doesn't name \(name)")
@@ -72,7 +78,7 @@ import Testing
     @Test(arguments: ApplianceSetting.tunables.map(\.key))
     func theIntegrationNamesTheEntityAndGivesItAnIcon(key: String) throws {
         let setting = try #require(ApplianceSetting.named(key))
-        let platform = Self.platform(setting)
+        guard let platform = Self.platform(setting) else { return }
         for file in ["strings.json", "translations/en.json"] {
             let entities = try Self.json(file)["entity"] as? [String: [String: [String: Any]]]
             let name = entities?[platform]?[setting.entityKey]?["name"] as? String
@@ -81,5 +87,15 @@ import Testing
         let icons = try Self.json("icons.json")["entity"] as? [String: [String: [String: Any]]]
         let icon = icons?[platform]?[setting.entityKey]?["default"] as? String
         #expect(icon?.hasPrefix("mdi:") == true, "icons.json: entity.\(platform).\(setting.entityKey).default")
+    }
+
+    /// A setting with no entity is a field of the options flow's `appliance` step, named in both files.
+    @Test(arguments: optionsSettings)
+    func theIntegrationsOptionsNameTheSetting(key: String) throws {
+        for file in ["strings.json", "translations/en.json"] {
+            let steps = (try Self.json(file)["options"] as? [String: Any])?["step"] as? [String: [String: Any]]
+            let fields = steps?["appliance"]?["data"] as? [String: String]
+            #expect(fields?[key]?.isEmpty == false, "\(file): options.step.appliance.data.\(key)")
+        }
     }
 }

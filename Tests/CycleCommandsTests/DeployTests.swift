@@ -231,7 +231,8 @@ struct DeployTests {
         #expect(schema["texts"]?.keys == [
             "started", "started_program", "paused", "action_required", "running", "percent_complete",
             "finished", "aborted", "failed", "lost", "done_in", "done_in_no_program", "unload_reminder",
-            "unload_reminder_no_program", "hours", "minutes",
+            "unload_reminder_no_program", "hours", "minutes", "action_required_because", "door_open",
+            "longer_than_usual", "progress_stuck", "error_because", "error", "starts_at",
         ])
     }
 

@@ -40,6 +40,8 @@ func states(_ operation: String?, progress: Int? = nil, finish: String? = nil, p
 struct Harness {
     var tracker: ApplianceTracker
     var budget: DailyBudget
+    /// Quiet hours, people and who is home, as the household hands them on.
+    var audience = Audience()
     private(set) var all: [TrackerEffect] = []
 
     init(_ settings: ApplianceSettings = .dishwasher(), budget: DailyBudget = DailyBudget()) {
@@ -54,12 +56,18 @@ struct Harness {
 
     @discardableResult
     mutating func see(_ time: Date, _ raw: [Role: String]) -> [TrackerEffect] {
-        record(tracker.observe(Observation(at: time, raw: raw), budget: current))
+        record(tracker.observe(Observation(at: time, raw: raw), budget: current, audience: audience))
     }
 
     @discardableResult
     mutating func tick(_ time: Date) -> [TrackerEffect] {
-        record(tracker.advance(to: time, budget: current))
+        record(tracker.advance(to: time, budget: current, audience: audience))
+    }
+
+    /// Someone came home or left.
+    @discardableResult
+    mutating func reconsider(_ time: Date) -> [TrackerEffect] {
+        record(tracker.reconsider(at: time, budget: current, audience: audience))
     }
 
     var calls: [SupernotifyCall] { all.calls }

@@ -174,7 +174,8 @@ enum SharedTraces {
     }()
 
     struct Expectation: Decodable {
-        struct Cycle: Decodable { var outcome: CycleOutcome; var program: String? }
+        /// `appliance`: another appliance's cycle (a trace of several); none: the trace's own.
+        struct Cycle: Decodable { var appliance: String?; var outcome: CycleOutcome; var program: String? }
         var cycles: [Cycle]
         var starts: Int
         var clears: Int
@@ -188,6 +189,10 @@ enum SharedTraces {
         var replacements: Int?
         /// Every anomaly note, "kind reason", in order; none when absent.
         var anomalies: [String]?
+        /// The call that follows each anomaly note, "kind reason": a quiet one when it cleared.
+        var afterAnomalies: [String]?
+        /// Every call that alerts, "kind: title · message", in order; when present, nothing else alerts.
+        var notifications: [String]?
         /// Every delayed start's wait put on the lock screen, "time message", in order; none when absent.
         var waits: [String]?
 
@@ -199,8 +204,8 @@ enum SharedTraces {
             case hasPauseMessage = "has_pause_message"
             case heartbeatMinutes = "heartbeat_minutes"
             case replacements
-            case anomalies
-            case waits
+            case anomalies, notifications, waits
+            case afterAnomalies = "after_anomalies"
         }
     }
 
@@ -214,12 +219,17 @@ enum SharedTraces {
         }
         let expectPath = String(path.dropLast(".jsonl".count)) + ".expect.json"
         let expected = try JSONDecoder().decode(Expectation.self, from: Data(contentsOf: URL(filePath: expectPath)))
-        let result = try Replay.run(settings: settings, lines: lines)
+        // The other appliances its lines name, each with the defaults of its id, as this one.
+        let others = Set(try Replay.entries(lines: lines).entries.compactMap(\.appliance)).sorted().map {
+            ApplianceSettings(id: $0, name: ApplianceName.readable(id: $0))
+        }
+        let result = try Replay.run(settings: settings, others: others, lines: lines)
         let calls = result.calls
         let live = calls.filter { [.start, .quiet, .progress].contains($0.kind) }
         let comment = Comment(rawValue: file)
 
         #expect(result.cycles.map(\.outcome) == expected.cycles.map(\.outcome), comment)
+        #expect(result.cycles.map { $0.applianceID == id ? nil : $0.applianceID } == expected.cycles.map(\.appliance), comment)
         #expect(result.cycles.map(\.program) == expected.cycles.map(\.program), comment)
         #expect(calls.filter { $0.reason == "start" }.count == expected.starts, comment)
         #expect(calls.filter { $0.kind == .clear }.count == expected.clears, comment)
@@ -229,6 +239,12 @@ enum SharedTraces {
         #expect(notes == (expected.anomalies ?? []), comment)
         let waits = calls.filter { $0.reason == DelayedStart.startReason }.map { "\(ISOTime.format($0.at)) \($0.message ?? "")" }
         #expect(waits == (expected.waits ?? []), comment)
+        if let after = expected.afterAnomalies {
+            let following = calls.indices.filter { calls[$0].reason.hasPrefix("anomaly") }.map { index in
+                index + 1 < calls.count ? "\(calls[index + 1].kind.rawValue) \(calls[index + 1].reason)" : "nothing"
+            }
+            #expect(following == after, comment)
+        }
         if let steps = expected.mustStepThrough {
             for (index, step) in steps.enumerated() {
                 let next = index + 1 < steps.count ? steps[index + 1] : Int.max
@@ -250,7 +266,16 @@ enum SharedTraces {
             }
             #expect(calls.contains { $0.reason == "heartbeat" }, comment)
         }
+        if let notifications = expected.notifications {
+            #expect(calls.filter(\.kind.isAlerting).map(Self.shown) == notifications, comment)
+        }
         if let replacements = expected.replacements { checkReplacements(result, count: replacements, comment: comment) }
+    }
+
+    /// A call as the phone shows it: "kind: title · message".
+    static func shown(_ call: SupernotifyCall) -> String {
+        let title = if case .string(let text)? = call.body["title"] { text } else { "" }
+        return "\(call.kind.rawValue): \(title) · \(call.message ?? "")"
     }
 
     /// Each replacement is a clear and a quiet start at one moment, and no activity (from

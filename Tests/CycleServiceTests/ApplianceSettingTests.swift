@@ -14,6 +14,7 @@ import Testing
         case .flag: .flag(setting.defaultValue != .flag(true))
         case .whole(let range): .number(Double(range.upperBound))
         case .number(let range, _): .number(range.upperBound)
+        case .appliance: .text("tumble_dryer")
         }
     }
 
@@ -25,6 +26,8 @@ import Testing
         case .number(let range, _):
             (NumberText.plain(range.upperBound + 1),
              "expects a number from \(NumberText.plain(range.lowerBound)) to \(NumberText.plain(range.upperBound))")
+        case .appliance(let words):
+            ("\"no such id!\"", "expects an appliance id or \(words.map { "\"\($0)\"" }.joined(separator: " or ")), found the string \"no such id!\"")
         }
     }
 
@@ -130,9 +133,10 @@ import Testing
             #expect(shown[setting.key] == ApplianceSetting.json(setting.defaultValue), "\(setting.key)")
         }
         guard case .array(let served) = SettingsJSON.declarations else { Issue.record("not a list"); return }
-        #expect(served.count == Self.tunable.count)
+        #expect(ApplianceSetting.tunables.filter { !$0.hasEntity }.map(\.key) == ["dryer"], "the integration's options set it")
+        #expect(served.count == ApplianceSetting.declared.count)
         let rows = served.compactMap { if case .object(let row) = $0 { row } else { nil } }
-        #expect(rows.map { $0["key"] } == Self.tunable.map(JSONValue.string))
+        #expect(rows.map { $0["key"] } == ApplianceSetting.declared.map { JSONValue.string($0.key) })
         #expect(rows.first?.compactJSON()
             == #"{"key":"notify_start","entity_key":"notify_start","type":"flag","unit":null,"off":null,"default":true}"#)
         #expect(rows.first { $0["key"] == .string("unload_reminder_minutes") }?.compactJSON()

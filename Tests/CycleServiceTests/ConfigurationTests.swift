@@ -59,6 +59,18 @@ import Testing
         #expect(b.texts.finished == "{name} fertig")
     }
 
+    @Test func theAnomalyNotesTextsAreSetLikeTheOthers() throws {
+        let config = try parse("""
+            {"texts": {"error_because": "Störung: {reason}", "door_open": "Tür auf"},
+             "appliances": [{"id": "a", "texts": {"error": "Störung"}, "entities": {"operation_state": "sensor.a"}}]}
+            """)
+        let a = try #require(config.appliance("a")).settings
+        #expect(a.texts.errorBecause == "Störung: {reason}")
+        #expect(a.texts.doorOpen == "Tür auf")
+        #expect(a.texts.errorState == "Störung")
+        #expect(throws: ConfigurationError.self) { try parse(#"{"texts": {"error_because": "{cause}"}}"#) }
+    }
+
     @Test func stepsInBothForms() throws {
         let regular = try parse(#"{"appliances": [{"id": "a", "progress_steps": {"step": 5}}]}"#)
         #expect(regular.appliance("a")?.settings.steps == .regular(step: 5, fineFrom: 90, fineStep: 2))

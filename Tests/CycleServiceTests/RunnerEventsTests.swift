@@ -111,7 +111,7 @@ import Testing
         // Polling every 0.05 s, the runner never sleeps longer than that; once events flow it
         // sleeps with no poll due (until an event wakes it).
         try await until("the runner asleep with no poll due") {
-            await runner.sleeper.sleepingUntil.map { $0 > Date().addingTimeInterval(60) } ?? false
+            await runner.loop.sleeper.sleepingUntil.map { $0 > Date().addingTimeInterval(60) } ?? false
         }
         task.cancel()
         await task.value

@@ -62,7 +62,7 @@ import TestSupport
         #expect((service["pushes_today"] as? Int ?? 0) >= 1)
         #expect(service["pushes_left_today"] as? Int == 400 - (service["pushes_today"] as? Int ?? 0))
         let declared = try #require(service["appliance_settings"] as? [[String: Any]])
-        #expect(declared.map { $0["key"] as? String } == ApplianceSetting.tunables.map(\.key))
+        #expect(declared.map { $0["key"] as? String } == ApplianceSetting.declared.map(\.key))
         let list = try APIFixture.object(try await api.get("/api/v1/appliances").text)
         #expect((list["appliances"] as? [[String: Any]])?.map { $0["id"] as? String } == ["dishwasher"])
         let appliance = try APIFixture.object(try await api.get("/api/v1/appliances/dishwasher").text)

@@ -1,7 +1,8 @@
-"""The options flow: the sidebar panel, and the service's quiet hours and people (docs/API.md, "The household")."""
+"""The options flow: the sidebar panel, the service's quiet hours and people (docs/API.md, "The household"), and each washer's dryer."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import probatio
@@ -12,6 +13,7 @@ from homeassistant.config_entries import (
     OptionsFlowWithReload,
 )
 from homeassistant.helpers.selector import (
+    SelectOptionDict,
     SelectSelector,
     SelectSelectorConfig,
     SelectSelectorMode,
@@ -20,6 +22,7 @@ from homeassistant.helpers.selector import (
 
 from .client import ApiError, CycletrackClient, CycletrackError
 from .const import CONF_PANEL, LOGGER
+from .models import Appliance
 
 KINDS = ["start", "progress", "end", "reminder"]
 CONF_ENABLED = "enabled"
@@ -34,6 +37,10 @@ QUIET_HOUSEHOLD, QUIET_OFF, QUIET_OWN = "household", "off", "own"
 # A person's language: the household's texts, or a built-in set.
 LANGUAGE_HOUSEHOLD = "household"
 DEFAULT_WINDOW = ("22:00", "07:00")
+CONF_APPLIANCE = "appliance"
+# An appliance's `dryer` (docs/PUSHES.md, "Washer and dryer"): automatic, none, or another appliance's id.
+CONF_DRYER = "dryer"
+DRYER_WORDS = ["auto", "off"]
 
 
 def _window(text: str | None) -> tuple[str, str] | None:
@@ -72,6 +79,9 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
         """Nothing read from the service yet."""
         self._household: dict[str, Any] | None = None
         self._person: str | None = None
+        # The appliances whose dryer the service takes (a service before it has none).
+        self._appliances: dict[str, Appliance] = {}
+        self._appliance: str | None = None
 
     @property
     def _client(self) -> CycletrackClient:
@@ -79,9 +89,14 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
         return client
 
     async def async_step_init(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
-        """Return a menu: the sidebar, and (when the service has them) quiet hours and the people."""
+        """Return a menu: the sidebar, and (when the service has them) quiet hours, the people, washer and dryer."""
         try:
             self._household = await self._client.async_get_household()
+            # The appliances whose dryer the service takes: those whose settings have one.
+            self._appliances = {
+                a.id: a for a in await self._client.async_get_appliances()
+                if isinstance(a.settings.values.get(CONF_DRYER), str)
+            }
         except ApiError as err:
             if err.status != 404:
                 LOGGER.warning("cycletrack's household settings can't be read: %s", err)
@@ -94,6 +109,8 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
         options = ["sidebar", "quiet_hours"]
         if self._household["people"]:
             options.append("people")
+        if len(self._appliances) >= 2:
+            options.append("laundry")
         return self.async_show_menu(step_id="init", menu_options=options)
 
     async def async_step_sidebar(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
@@ -177,15 +194,62 @@ class CycletrackOptionsFlow(OptionsFlowWithReload):
             description_placeholders={**placeholders, "person": self._person},
         )
 
+    async def async_step_laundry(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """Which appliance's dryer to change."""
+        if user_input is not None:
+            self._appliance = user_input[CONF_APPLIANCE]
+            return await self.async_step_appliance()
+        choices = [SelectOptionDict(value=a.id, label=a.name) for a in self._appliances.values()]
+        return self.async_show_form(
+            step_id="laundry",
+            data_schema=probatio.Schema(
+                {probatio.Required(CONF_APPLIANCE, default=choices[0]["value"]): SelectSelector(
+                    SelectSelectorConfig(options=choices, mode=SelectSelectorMode.DROPDOWN)
+                )}
+            ),
+        )
+
+    async def async_step_appliance(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
+        """One appliance's dryer: automatic, off, or another appliance."""
+        assert self._appliance is not None
+        appliance = self._appliances[self._appliance]
+        errors: dict[str, str] = {}
+        placeholders = {"message": ""}
+        if user_input is not None:
+            done, errors, placeholders = await self._async_apply(
+                lambda: self._client.async_update_settings(appliance.id, {CONF_DRYER: user_input[CONF_DRYER]})
+            )
+            if done:
+                return self.async_create_entry(data=dict(self.config_entry.options))
+        current = str(appliance.settings.values[CONF_DRYER])
+        others = [a for a in self._appliances.values() if a.id != appliance.id]
+        choices = [SelectOptionDict(value=word, label=word) for word in DRYER_WORDS]
+        choices += [SelectOptionDict(value=a.id, label=a.name) for a in others]
+        shown = next((c["label"] for c in choices if c["value"] == current), current)
+        return self.async_show_form(
+            step_id="appliance", errors=errors,
+            data_schema=probatio.Schema(
+                {probatio.Required(CONF_DRYER, default=current): SelectSelector(
+                    SelectSelectorConfig(options=choices, translation_key=CONF_DRYER, mode=SelectSelectorMode.DROPDOWN)
+                )}
+            ),
+            description_placeholders={**placeholders, "appliance": appliance.name, "dryer": shown},
+        )
+
     async def _async_patch(
         self, person: str | None, changes: dict[str, Any]
     ) -> tuple[bool, dict[str, str], dict[str, str]]:
         """PATCH the household or a person: done, or the form's errors and the service's message."""
+        if person is None:
+            return await self._async_apply(lambda: self._client.async_update_household(changes))
+        return await self._async_apply(lambda: self._client.async_update_person(person, changes))
+
+    async def _async_apply(
+        self, change: Callable[[], Awaitable[Any]]
+    ) -> tuple[bool, dict[str, str], dict[str, str]]:
+        """Make a change in the service: done, or the form's errors and the service's message."""
         try:
-            if person is None:
-                await self._client.async_update_household(changes)
-            else:
-                await self._client.async_update_person(person, changes)
+            await change()
         except ApiError as err:
             if err.status == 400:
                 return False, {"base": "refused"}, {"message": err.message}

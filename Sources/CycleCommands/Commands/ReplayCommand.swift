@@ -31,7 +31,8 @@ struct ReplayCommand {
 
         A summary goes to stderr: the cycles and their outcome, the calls per kind, what
         was held back and why, and the steps dropped to fit the per-cycle limit. The trace
-        format is described in docs/examples/README.md.
+        format is described in docs/examples/README.md; a line with "appliance": ID shows
+        another appliance (a washer's dryer), replayed beside it with its own settings.
 
         """
 
@@ -81,19 +82,19 @@ struct ReplayCommand {
 
     func run() throws(CommandError) -> Int32 {
         let config = try configured { () throws(ConfigurationError) in try ConfigurationLoader.load(explicit: configPath, environment: environment) }
-        let observations: [Observation]
+        let entries: [TraceEntry]
         var warnings: [String] = []
         var storedProfile: BrandProfile?
         let id: String
         if let cycleID {
             let stored = try StoredCycleTrace.load(cycleID: cycleID, databasePath: databasePath ?? "cycletrack.sqlite")
             id = applianceID ?? stored.applianceID
-            observations = stored.observations
+            entries = stored.observations.map { TraceEntry(observation: $0) }
             storedProfile = stored.profile
         } else {
             guard let applianceID else { throw .usage("replay needs --appliance ID (the appliance's settings come from the config)") }
             id = applianceID
-            (observations, warnings) = try readTrace()
+            (entries, warnings) = try readTrace()
         }
         var settings = try settingsFor(id, in: config)
         if let stepsOverride { settings.steps = stepsOverride }
@@ -101,15 +102,20 @@ struct ReplayCommand {
         // A stored cycle is read as it was recorded, unless the configuration or --profile says otherwise.
         if let storedProfile, config.appliance(id)?.hasProfile != true { settings.profile = storedProfile }
         if let profile { settings.profile = profile }
-        settings = try learning(settings, before: observations.first?.at)
+        settings = try learning(settings, before: entries.first?.observation.at)
+        // The other appliances a trace of several names (a washer's dryer), as configured.
+        var others: [ApplianceSettings] = []
+        for other in Set(entries.compactMap(\.appliance)).subtracting([id]).sorted() {
+            others.append(try settingsFor(other, in: config))
+        }
 
         var recording: (recorder: CycleRecorder, error: CommandError?)? = try recordPath.map { path throws(CommandError) in
             (try Self.recorder(into: path), nil)
         }
-        let history = finishHistory(id, before: observations.first?.at, config: config)
+        let history = finishHistory(id, before: entries.first?.observation.at, config: config)
         var delivery = config.delivery
         delivery.clock = .local(environment: environment)
-        let result = Replay.run(settings: settings, observations: observations, dailyLimit: config.dailyPushLimit,
+        let result = Replay.run(settings: settings, others: others, entries: entries, dailyLimit: config.dailyPushLimit,
                                 history: history, delivery: delivery) { steps, household in
             guard let current = recording, current.error == nil else { return }
             do {
@@ -172,7 +178,7 @@ struct ReplayCommand {
         return config.defaultSettings(id: id)
     }
 
-    private func readTrace() throws(CommandError) -> (observations: [Observation], warnings: [String]) {
+    private func readTrace() throws(CommandError) -> (entries: [TraceEntry], warnings: [String]) {
         let name = tracePath ?? "-"
         var text = ""
         if name == "-" {
@@ -184,7 +190,7 @@ struct ReplayCommand {
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { (number: $0.offset + 1, text: String($0.element)) }
         do throws(TraceError) {
-            return try Replay.observations(lines: lines)
+            return try Replay.entries(lines: lines)
         } catch {
             throw .config("\(name == "-" ? "stdin" : name): line \(error.line): \(error.message)")
         }

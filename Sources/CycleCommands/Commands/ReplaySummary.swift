@@ -15,7 +15,7 @@ enum ReplaySummary {
     static func render(_ result: ReplayResult, settings: ApplianceSettings, dailyLimit: Int = 400) -> String {
         let limit = settings.cyclePushLimit
         let planned = settings.steps.thinned(toFit: max(0, limit - 3))
-        var lines = result.warnings.map { "warning: \($0)" } + overview(result)
+        var lines = result.warnings.map { "warning: \($0)" } + overview(result, replayed: settings.id)
         lines.append("per-cycle limit: \(limit) calls: start, clear and end take 3, leaving \(max(0, limit - 3)) for steps and updates")
         if planned.dropped.isEmpty {
             lines.append("progress steps: \(list(planned.kept)), none dropped")
@@ -35,7 +35,8 @@ enum ReplaySummary {
             lines += notices.held
         }
         let slots = result.cycles.enumerated().compactMap { index, cycle in
-            cycle.endedAt == nil ? nil
+            // Another appliance's cycle (a trace of several) has its own settings and limit.
+            cycle.endedAt == nil || cycle.applianceID != settings.id ? nil
                 : slotLine(cycle, number: index + 1, limit: limit, steps: planned.kept, settings: settings, result: result)
         }
         if !slots.isEmpty {
@@ -46,11 +47,12 @@ enum ReplaySummary {
     }
 
     /// The cycles with their outcome, and the calls per kind.
-    private static func overview(_ result: ReplayResult) -> [String] {
+    private static func overview(_ result: ReplayResult, replayed: String) -> [String] {
         let described = result.cycles.map { cycle in
             let program = cycle.program.map { " \(ProgramName.readable($0))" } ?? ""
             let calls = cycle.calls.count
-            return "\(cycle.outcome?.rawValue ?? "still running")\(program), \(calls) call\(calls == 1 ? "" : "s")"
+            let who = cycle.applianceID == replayed ? "" : "\(cycle.applianceID): "
+            return who + "\(cycle.outcome?.rawValue ?? "still running")\(program), \(calls) call\(calls == 1 ? "" : "s")"
         }
         // Reminders only when there are some: the line stays as it was for everything else.
         let perKind = CallKind.allCases.compactMap { kind -> String? in

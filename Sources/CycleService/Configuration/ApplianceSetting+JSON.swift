@@ -12,7 +12,18 @@ extension ApplianceSetting {
         case .flag: return try object.bool(key).map(Value.flag)
         case .whole(let range): return try object.int(key, in: range).map { .number(Double($0)) }
         case .number(let range, _): return try object.number(key, in: range).map(Value.number)
+        case .appliance(let words): return try Self.appliance(object, key, words: words)
         }
+    }
+
+    /// An appliance id (1 to 50 of [A-Za-z0-9_-]) or one of `words`.
+    private static func appliance(_ object: ObjectReader, _ key: String, words: [String]) throws(ConfigurationError) -> Value? {
+        let expected = "an appliance id or " + words.map { "\"\($0)\"" }.joined(separator: " or ")
+        guard let tree = object.tree(key) else { return nil }
+        guard case .string(let text) = tree, words.contains(text) || ConfigurationLoader.isValidID(text) else {
+            throw object.mismatch(key, expected, tree)
+        }
+        return .text(text)
     }
 
     /// The value a `PATCH` body asks for, nil when it leaves the key out: a null only
@@ -41,6 +52,7 @@ extension ApplianceSetting {
         switch value {
         case .flag(let flag)?: .bool(flag)
         case .number(let number)?: number == number.rounded() ? NumberText.int(number).map(JSONValue.int) ?? .double(number) : .double(number)
+        case .text(let text)?: .string(text)
         case nil: .null
         }
     }
@@ -62,6 +74,9 @@ extension ApplianceSetting {
             object["min"] = Self.json(.number(range.lowerBound))
             object["max"] = Self.json(.number(range.upperBound))
             object["step"] = step.map { Self.json(.number($0)) } ?? .null
+        case .appliance(let words):
+            object["type"] = .string("appliance")
+            object["words"] = .array(words.map(JSONValue.string))
         }
         object["unit"] = unit.map { .string($0.rawValue) } ?? .null
         object["off"] = Self.json(off)
@@ -77,6 +92,7 @@ extension ApplianceSetting {
         case .whole(let range): "int(\(range.lowerBound),\(range.upperBound))?"
         case .number(let range, let step):
             "\(step == 1 ? "int" : "float")(\(NumberText.plain(range.lowerBound)),\(NumberText.plain(range.upperBound)))?"
+        case .appliance: "match(^[A-Za-z0-9_-]{1,50}$)?"
         }
     }
 }

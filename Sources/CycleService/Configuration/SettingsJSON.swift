@@ -81,9 +81,9 @@ public enum SettingsJSON {
                    + ApplianceSetting.tunables.map { ($0.key, $0.json(settings)) })
     }
 
-    /// The declared tunable settings, as `GET /api/v1/service` serves them (`appliance_settings`).
+    /// The tunable settings with an entity, as `GET /api/v1/service` serves them (`appliance_settings`).
     public static var declarations: JSONValue {
-        .array(ApplianceSetting.tunables.map { .object($0.declaration) })
+        .array(ApplianceSetting.declared.map { .object($0.declaration) })
     }
 
     static func stepsObject(_ steps: ProgressSteps) -> JSONObject {

@@ -10,15 +10,15 @@ extension Runner {
     /// Before the loop: the stored totals and, for an open cycle restored with changed
     /// settings, its steps planned again from them; then the first snapshots.
     func startCommands() async {
-        guard let link = options.link else { return }
+        guard let link = parts.options.link else { return }
         do {
-            snapshots.energyTotals = try store.energyTotals()
+            snapshots.energyTotals = try parts.store.energyTotals()
         } catch {
-            log.error("store_read_failed", ["error": "\(error)", "effect": "energy totals start at 0"])
+            parts.log.error("store_read_failed", ["error": "\(error)", "effect": "energy totals start at 0"])
         }
-        let overridden = (try? store.settingsOverrides()) ?? [:]
+        let overridden = (try? parts.store.settingsOverrides()) ?? [:]
         for id in household.order where overridden[id] != nil && household.tracker(id)?.cycle != nil {
-            if let settings = household.tracker(id)?.settings { await drive(.retuned(id, settings, at: clock.now())) }
+            if let settings = household.tracker(id)?.settings { await drive(.retuned(id, settings, at: parts.clock.now())) }
         }
         link.setWaker { [weak self] in Task { await self?.wakeForCommand() } }
         shareHousehold()
@@ -29,7 +29,7 @@ extension Runner {
 
     /// Takes and answers the commands waiting.
     func takeCommands() async {
-        guard let link = options.link else { return }
+        guard let link = parts.options.link else { return }
         for pending in link.takeCommands() {
             pending.finish(await carryOut(pending.command))
         }
@@ -41,32 +41,32 @@ extension Runner {
         switch command {
         case .changeSettings(let id, let change):
             guard let appliance = appliances[id], household.follows(id) else { return .unknownAppliance }
-            var overrides = Self.storedOverrides(id, store: store, log: log)
+            var overrides = Self.storedOverrides(id, store: parts.store, log: parts.log)
             switch change {
             case .set(let newer): overrides = overrides.merging(newer)
             case .reset: overrides = ApplianceOverrides()
             }
             do {
                 // The tracker's state is saved with the change: its appliance's row must exist (no poll may have yet).
-                try store.upsertAppliance(id: id, name: appliance.settings.name, at: clock.now(),
+                try parts.store.upsertAppliance(id: id, name: appliance.settings.name, at: parts.clock.now(),
                                           profile: appliance.settings.profile.rawValue)
-                try store.replaceSettingsOverrides(applianceID: id, SettingsJSON.stored(overrides), at: clock.now())
+                try parts.store.replaceSettingsOverrides(applianceID: id, SettingsJSON.stored(overrides), at: parts.clock.now())
             } catch {
-                log.error("store_write_failed", ["appliance": id, "error": "\(error)", "action": "settings not changed"])
+                parts.log.error("store_write_failed", ["appliance": id, "error": "\(error)", "action": "settings not changed"])
                 return .refused("the history database refused the change: \(error)")
             }
-            let settings = Self.learning(appliance.settings, store: store, log: log)
-            guard await drive(.retuned(id, settings, at: clock.now())) != .refused else {
+            let settings = Self.learning(appliance.settings, store: parts.store, log: parts.log)
+            guard await drive(.retuned(id, settings, at: parts.clock.now())) != .refused else {
                 return .refused("the history database refused the change (stored, in effect after a restart)")
             }
-            log.info("settings_changed", ["appliance": id, "overridden": overrides.overridden.sorted().joined(separator: ",")])
+            parts.log.info("settings_changed", ["appliance": id, "overridden": overrides.overridden.sorted().joined(separator: ",")])
         case .endActivity(let id):
             guard household.follows(id) else { return .unknownAppliance }
             guard household.tracker(id)?.hasLiveActivity == true else { return .noActivity }
-            guard await drive(.endActivity(id, at: clock.now())) != .refused else {
+            guard await drive(.endActivity(id, at: parts.clock.now())) != .refused else {
                 return .refused("the history database refused the clear; nothing was sent")
             }
-            log.info("activity_ended", ["appliance": id, "by": "api"])
+            parts.log.info("activity_ended", ["appliance": id, "by": "api"])
         case .changeDelivery(let change):
             return await changeDelivery(change)
         case .integration(let configured):
@@ -84,12 +84,12 @@ extension Runner {
 
     /// Leaves the snapshots and the events of `steps` for the API.
     func share(_ steps: [Household.Step]) {
-        guard let link = options.link else { return }
+        guard let link = parts.options.link else { return }
         for id in household.order { snapshots.deviceIDs[id] = appliances[id]?.deviceID }
-        let now = clock.now()
+        let now = parts.clock.now()
         let service = ServiceSnapshot(
-            version: link.version, instanceID: link.instanceID, homeAssistantConnected: path.reachable,
-            updates: path.isLive ? "events" : "poll", pushesToday: household.callsCounted(on: now),
+            version: link.version, instanceID: link.instanceID, homeAssistantConnected: feed.path.reachable,
+            updates: feed.path.isLive ? "events" : "poll", pushesToday: household.callsCounted(on: now),
             dailyPushLimit: household.dailyLimit, integrationConnected: false)
         link.update(service: service, appliances: snapshots.all(household), events: ServiceEvent.of(steps))
     }

@@ -24,7 +24,7 @@ extension Runner {
             switch pending.removeFirst() {
             case .connect: connect()
             case .disconnect: disconnect()
-            case .log(let line): log.write(line)
+            case .log(let line): parts.log.write(line)
             case .read: pending += await readAndTell()
             }
         }
@@ -35,16 +35,16 @@ extension Runner {
         if let failure = await readAll() {
             // The backoff counts from when the failed request ended: a hanging HA
             // must not be asked again the moment its timeout passes.
-            return path.readFailed(failure, at: clock.now(), jitter: Double.random(in: 0..<1))
+            return feed.path.readFailed(failure, at: parts.clock.now(), jitter: Double.random(in: 0..<1))
         }
-        return path.answered(at: clock.now(), cycleRunning: household.openCycles > 0)
+        return feed.path.answered(at: parts.clock.now(), cycleRunning: household.openCycles > 0)
     }
 
     /// Starts subscribing in the background: the loop goes on, and the outcome arrives.
     func connect() {
-        guard let events else { return }
+        guard let events = parts.events else { return }
         let entities = followedEntities()
-        slot.connect(entities) { number in
+        feed.slot.connect(entities) { number in
             Task { [weak self] in
                 do throws(SourceFailure) {
                     let opened = try await events.subscribe(entities)
@@ -58,32 +58,32 @@ extension Runner {
 
     /// Closes the subscription and gives up an attempt under way: what they send later is ignored.
     func disconnect() {
-        slot.close().end()
+        feed.slot.close().end()
     }
 
     func arrive(_ arrival: Arrival) {
-        arrivals.append(arrival)
+        feed.arrivals.append(arrival)
         wake()
     }
 
     /// Takes in the subscription's outcomes that arrived since the last turn.
     func takeArrivals() async {
-        while !arrivals.isEmpty {
-            let arrival = arrivals.removeFirst()
-            let now = clock.now()
+        while !feed.arrivals.isEmpty {
+            let arrival = feed.arrivals.removeFirst()
+            let now = parts.clock.now()
             switch arrival {
             case .connected(let number, let opened):
-                guard slot.opened(number, opened, listen: { listen(to: opened, number: $0) }) else {
+                guard feed.slot.opened(number, opened, listen: { listen(to: opened, number: $0) }) else {
                     opened.close()
                     continue
                 }
-                await perform(path.connected(entities: slot.entities?.count ?? 0, at: now))
+                await perform(feed.path.connected(entities: feed.slot.entities?.count ?? 0, at: now))
             case .connectFailed(let number, let failure):
-                guard slot.failed(number) else { continue }
-                await perform(path.connectFailed(failure, at: now))
+                guard feed.slot.failed(number) else { continue }
+                await perform(feed.path.connectFailed(failure, at: now))
             case .lost(let number, let error, let stopping):
-                guard slot.lost(number) else { continue }
-                await perform(path.lost(error: error, at: now, stopping: stopping, jitter: Double.random(in: 0..<1)))
+                guard feed.slot.lost(number) else { continue }
+                await perform(feed.path.lost(error: error, at: now, stopping: stopping, jitter: Double.random(in: 0..<1)))
             }
         }
     }
@@ -108,18 +108,18 @@ extension Runner {
     func deliver(_ event: SourceEvent) {
         switch event {
         case .states(let states):
-            let changed = shown.deliver(states)
+            let changed = feed.shown.deliver(states)
             guard !changed.isEmpty else { return }
-            burst.arrived(changed, at: clock.now(), completing: completesAppliances)
-            if let due = burst.due { wake(for: due) }
+            feed.burst.arrived(changed, at: parts.clock.now(), completing: completesAppliances)
+            if let due = feed.burst.due { wake(for: due) }
         case .batchEnded:
             // HA sent all it wrote together: the burst is whole now, not after a quiet wait.
-            guard burst.due != nil else { return }
-            burst.ended(at: clock.now())
-            if let due = burst.due { wake(for: due) }
+            guard feed.burst.due != nil else { return }
+            feed.burst.ended(at: parts.clock.now())
+            if let due = feed.burst.due { wake(for: due) }
         case .registryChanged:
-            guard rediscover != nil else { return }
-            discovery.registryChanged(at: clock.now())
+            guard parts.rediscover != nil else { return }
+            loop.discovery.registryChanged(at: parts.clock.now())
             wake()
         }
     }
@@ -135,7 +135,7 @@ extension Runner {
     /// Hands the appliances (and people) whose entities changed in the burst that ended to
     /// the household, as one observation each, at this moment.
     func takeBurst(at now: Date) async {
-        guard let changed = burst.take(at: now), path.isLive else { return }
+        guard let changed = feed.burst.take(at: now), feed.path.isLive else { return }
         await observe(changed, at: now)
     }
 

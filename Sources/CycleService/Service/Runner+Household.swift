@@ -25,16 +25,16 @@ extension Runner {
 
     /// Leaves the household's settings in effect for the API.
     func shareHousehold() {
-        options.link?.updateHousehold(householdSnapshot(Self.storedHouseholdOverrides(store: store, log: log)))
+        parts.options.link?.updateHousehold(householdSnapshot(Self.storedHouseholdOverrides(store: parts.store, log: parts.log)))
     }
 
     private func householdSnapshot(_ overrides: DeliveryOverrides) -> HouseholdSnapshot {
-        HouseholdSnapshot(base: options.delivery, overrides: overrides)
+        HouseholdSnapshot(base: parts.options.delivery, overrides: overrides)
     }
 
     /// Stores the change, then hands the settings now in effect to the household.
     func changeDelivery(_ change: DeliveryChange) async -> CommandOutcome {
-        var overrides = Self.storedHouseholdOverrides(store: store, log: log)
+        var overrides = Self.storedHouseholdOverrides(store: parts.store, log: parts.log)
         let scope: String
         let values: [String: String]
         switch change {
@@ -43,25 +43,25 @@ extension Runner {
             overrides.quietHours = newer.map { $0.quietHours ?? overrides.quietHours } ?? nil
             values = HouseholdJSON.stored(overrides)
         case .person(let entity, let newer):
-            guard options.delivery.people.contains(where: { $0.entity == entity }) else { return .unknownPerson }
+            guard parts.options.delivery.people.contains(where: { $0.entity == entity }) else { return .unknownPerson }
             scope = entity
             let merged = newer.map { (overrides.people[entity] ?? PersonOverrides()).merging($0) }
             overrides.people[entity] = merged
             values = merged.map(HouseholdJSON.stored) ?? [:]
         }
         do {
-            try store.replaceHouseholdOverrides(scope: scope, values, at: clock.now())
+            try parts.store.replaceHouseholdOverrides(scope: scope, values, at: parts.clock.now())
         } catch {
-            log.error("store_write_failed", ["scope": scope, "error": "\(error)", "action": "settings not changed"])
+            parts.log.error("store_write_failed", ["scope": scope, "error": "\(error)", "action": "settings not changed"])
             return .refused("the history database refused the change: \(error)")
         }
-        let delivery = overrides.applied(to: options.delivery)
-        guard await drive(.redelivered(delivery, at: clock.now())) != .refused else {
+        let delivery = overrides.applied(to: parts.options.delivery)
+        guard await drive(.redelivered(delivery, at: parts.clock.now())) != .refused else {
             return .refused("the history database refused the change (stored, in effect after a restart)")
         }
         let snapshot = householdSnapshot(overrides)
-        options.link?.updateHousehold(snapshot)
-        log.info("household_settings_changed", ["scope": scope, "overridden": values.keys.sorted().joined(separator: ",")])
+        parts.options.link?.updateHousehold(snapshot)
+        parts.log.info("household_settings_changed", ["scope": scope, "overridden": values.keys.sorted().joined(separator: ",")])
         return .household(snapshot)
     }
 }

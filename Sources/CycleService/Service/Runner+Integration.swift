@@ -12,28 +12,28 @@ extension Runner {
     /// none of its entity ids is taken). Removed: the states are posted again at once.
     func integration(configured: Bool) async -> CommandOutcome {
         do {
-            if configured { try store.recordIntegration(at: clock.now()) } else { try store.forgetIntegration() }
+            if configured { try parts.store.recordIntegration(at: parts.clock.now()) } else { try parts.store.forgetIntegration() }
         } catch {
-            log.error("store_write_failed", ["error": "\(error)", "action": "the integration is not recorded"])
+            parts.log.error("store_write_failed", ["error": "\(error)", "action": "the integration is not recorded"])
             return .refused("the history database refused to record the integration: \(error)")
         }
         guard configured else {
-            log.info("integration_removed", ["effect": "sensor.cycletrack_* are posted to Home Assistant again"])
-            poster?.integrationRemoved()
+            parts.log.info("integration_removed", ["effect": "sensor.cycletrack_* are posted to Home Assistant again"])
+            parts.poster?.integrationRemoved()
             await publish([])
             return .integration(configured: false)
         }
-        let left = await poster?.integrationAnnounced(appliances: household.order) ?? []
+        let left = await parts.poster?.integrationAnnounced(appliances: household.order) ?? []
         guard left.isEmpty else {
             return .refused("Home Assistant did not remove \(left.joined(separator: ", ")) yet; try again")
         }
         do {
-            try store.recordRestStatesRemoved()
+            try parts.store.recordRestStatesRemoved()
         } catch {
-            log.error("store_write_failed", ["error": "\(error)", "action": "the integration is asked to try again"])
+            parts.log.error("store_write_failed", ["error": "\(error)", "action": "the integration is asked to try again"])
             return .refused("the history database refused to record the REST states removed: \(error)")
         }
-        log.info("integration_announced", ["effect": "sensor.cycletrack_* are not posted to Home Assistant"])
+        parts.log.info("integration_announced", ["effect": "sensor.cycletrack_* are not posted to Home Assistant"])
         return .integration(configured: true)
     }
 }

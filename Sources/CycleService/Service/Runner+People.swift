@@ -6,7 +6,7 @@ import HomeAssistantAPI
 /// appliances' entities, read with them, and handed to the household as observations of
 /// their own, before the appliances' of the same moment.
 extension Runner {
-    var personEntities: [String] { options.delivery.people.map(\.entity) }
+    var personEntities: [String] { parts.options.delivery.people.map(\.entity) }
 
     /// The people's states in `readings` as the household's event at `at`; nil when no
     /// one is followed.

@@ -13,19 +13,19 @@ extension Runner {
     func readAll() async -> SourceFailure? {
         var entities = followedEntities()
         // cycletrack's own entity is read too: gone means HA restarted and forgot it.
-        if poster?.posts == true { entities.append(Self.ownEntity) }
-        shown.readStarted()
+        if parts.poster?.posts == true { entities.append(Self.ownEntity) }
+        feed.shown.readStarted()
         let answer: [String: EntityState?]
         do {
-            answer = try await source.read(entities)
+            answer = try await parts.source.read(entities)
         } catch {
-            shown.readFailed()
+            feed.shown.readFailed()
             return error
         }
-        let readings = shown.read(answer)
-        if let poster, poster.posts, case nil? = readings[Self.ownEntity] { poster.forgetPosted() }
-        log.debug("polled", ["entities": String(entities.count)])
-        await observe(nil, at: clock.now())
+        let readings = feed.shown.read(answer)
+        if let poster = parts.poster, poster.posts, case nil? = readings[Self.ownEntity] { poster.forgetPosted() }
+        parts.log.debug("polled", ["entities": String(entities.count)])
+        await observe(nil, at: parts.clock.now())
         return nil
     }
 
@@ -35,22 +35,22 @@ extension Runner {
     /// published once, also when that decided nothing (not when the store refused before
     /// anything was kept). Refused: a resync is due.
     func observe(_ changed: Set<String>?, at: Date) async {
-        let all = changed == nil || outage.resyncDue
+        let all = changed == nil || loop.outage.resyncDue
         let touched = { (entities: [String]) in all || entities.contains { changed?.contains($0) == true } }
         var events: [HouseholdEvent] = []
-        if touched(personEntities), let people = people(in: shown.states, at: at) { events.append(people) }
+        if touched(personEntities), let people = people(in: feed.shown.states, at: at) { events.append(people) }
         var observations: [(applianceID: String, observation: Observation)] = []
         for id in household.order {
             guard let appliance = appliances[id], touched(Array(appliance.entities.values)) else { continue }
-            observations.append((id, observation(of: appliance, in: shown.states, at: at)))
+            observations.append((id, observation(of: appliance, in: feed.shown.states, at: at)))
         }
         if !observations.isEmpty {
-            if let changed { log.debug("changed", ["entities": String(changed.count), "appliances": String(observations.count)]) }
+            if let changed { parts.log.debug("changed", ["entities": String(changed.count), "appliances": String(observations.count)]) }
             events.append(.polled(observations))
         }
         guard all || !events.isEmpty else { return }
         let driven = await drive(events)
-        outage.observed(recorded: driven != .refused)
+        loop.outage.observed(recorded: driven != .refused)
         // Once for the poll or burst: `drive` published what it kept.
         if driven == .unchanged { await publish([]) }
     }
@@ -62,11 +62,11 @@ extension Runner {
     func rememberLastCycles() {
         for id in household.order {
             do {
-                if let cycle = try store.cycles(matching: CycleFilter(applianceID: id, limit: 5)).first(where: { $0.outcome != nil }) {
+                if let cycle = try parts.store.cycles(matching: CycleFilter(applianceID: id, limit: 5)).first(where: { $0.outcome != nil }) {
                     snapshots.remember(cycle)
                 }
             } catch {
-                log.error("store_read_failed", ["error": "\(error)", "effect": "the last cycle is not shown in HA until the next ends"])
+                parts.log.error("store_read_failed", ["error": "\(error)", "effect": "the last cycle is not shown in HA until the next ends"])
                 return
             }
         }
@@ -79,7 +79,7 @@ extension Runner {
             guard let found = readings[entity] else { continue }
             guard let reading = found else {
                 if warned.insert("missing\u{1F}" + entity).inserted {
-                    log.warning("entity_missing", ["appliance": appliance.id, "role": role.rawValue, "entity": entity,
+                    parts.log.warning("entity_missing", ["appliance": appliance.id, "role": role.rawValue, "entity": entity,
                                                    "effect": "treated as unavailable; check the entity id"])
                 }
                 continue

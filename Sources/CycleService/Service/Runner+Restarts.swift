@@ -9,9 +9,9 @@ extension Runner {
 
     func recoverUnfinishedPushes() {
         do {
-            sender.recover(try store.unfinishedPushes())
+            parts.sender.recover(try parts.store.unfinishedPushes())
         } catch {
-            log.error("store_read_failed", ["error": "\(error)", "effect": "calls left from the last run are not taken up now"])
+            parts.log.error("store_read_failed", ["error": "\(error)", "effect": "calls left from the last run are not taken up now"])
         }
     }
 
@@ -23,22 +23,22 @@ extension Runner {
         let open: [CycleRecord]
         let names: [String: String]
         do {
-            open = try store.openCycles().filter { !household.follows($0.applianceID) }
-            names = open.isEmpty ? [:] : try store.applianceNames()
+            open = try parts.store.openCycles().filter { !household.follows($0.applianceID) }
+            names = open.isEmpty ? [:] : try parts.store.applianceNames()
         } catch {
-            log.error("store_read_failed", ["error": "\(error)"])
+            parts.log.error("store_read_failed", ["error": "\(error)"])
             return
         }
-        let now = clock.now()
+        let now = parts.clock.now()
         for cycle in open where !household.follows(cycle.applianceID) {
-            let settings = options.untrackedSettings(cycle.applianceID, names[cycle.applianceID])
+            let settings = parts.options.untrackedSettings(cycle.applianceID, names[cycle.applianceID])
             let saved: ApplianceTracker.Snapshot?
-            do { saved = try recorder.restore(cycle.applianceID, log: log) } catch {
-                log.error("store_read_failed", ["error": "\(error)"])
+            do { saved = try parts.recorder.restore(cycle.applianceID, log: parts.log) } catch {
+                parts.log.error("store_read_failed", ["error": "\(error)"])
                 continue
             }
             household.follow(settings, restoring: saved)
-            log.warning("open_cycle_untracked", [
+            parts.log.warning("open_cycle_untracked", [
                 "appliance": cycle.applianceID, "cycle": String(cycle.id), "started": ISOTime.format(cycle.startedAt),
                 "effect": "ends as lost in \(NumberText.plain(settings.lostAfterMinutes)) min unless the appliance is followed again",
             ])
@@ -48,24 +48,24 @@ extension Runner {
 
     func adopt(_ found: [TrackedAppliance]) async {
         for appliance in found where appliances[appliance.id] == nil {
-            log.info("appliance_discovered", ["appliance": appliance.id, "name": appliance.settings.name])
+            parts.log.info("appliance_discovered", ["appliance": appliance.id, "name": appliance.settings.name])
             if household.follows(appliance.id) {
                 // An open cycle of an appliance that was not followed: it is back, with its settings.
-                household.follow(Self.learning(appliance.settings, store: store, log: log))
+                household.follow(Self.learning(appliance.settings, store: parts.store, log: parts.log))
             } else {
                 let saved: ApplianceTracker.Snapshot?
-                do { saved = try recorder.restore(appliance.id, log: log) } catch {
-                    log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
+                do { saved = try parts.recorder.restore(appliance.id, log: parts.log) } catch {
+                    parts.log.error("store_read_failed", ["error": "\(error)", "effect": "the appliance starts fresh"])
                     saved = nil
                 }
-                household.follow(Self.learning(appliance.settings, store: store, log: log), restoring: saved,
-                                 history: recorder.finishHistory(appliance.id, log: log))
+                household.follow(Self.learning(appliance.settings, store: parts.store, log: parts.log), restoring: saved,
+                                 history: parts.recorder.finishHistory(appliance.id, log: parts.log))
             }
         }
         for appliance in found { appliances[appliance.id] = appliance }
-        if let following = slot.entities, followedEntities() != following {
+        if let following = feed.slot.entities, followedEntities() != following {
             // New entities to follow: a fresh subscription (and full read) takes them in.
-            await perform(path.entitiesChanged(at: clock.now()))
+            await perform(feed.path.entitiesChanged(at: parts.clock.now()))
         }
     }
 }

@@ -76,46 +76,27 @@ public actor Runner {
         case poll
     }
 
-    let options: Options
-    let store: HistoryStore
-    let recorder: CycleRecorder
-    let sender: CallSender
-    /// Posts to HA's REST API (states, events); nil without a surface (`entities` off).
-    let poster: HomeAssistantPoster?
-    /// The appliances' snapshots for the local API and the REST states.
-    var snapshots = ApplianceSnapshots()
-    let source: any ApplianceStateSource
-    let events: (any ApplianceEventSource)?
-    let clock: any ServiceClock
-    let log: Log
-    let rediscover: (@Sendable () async -> [TrackedAppliance]?)?
-
+    /// What the runner works with and never replaces: its options, the store and its
+    /// recorder, the sender and the poster, where HA's states and events come from, the
+    /// clock, the log, and how discovery runs again.
+    let parts: RunnerParts
     /// The appliances followed, with their entities; their order is the household's.
     var appliances: [String: TrackedAppliance] = [:]
+    /// The core: every appliance's tracker, the people, the day's calls.
     var household: Household
-    /// Subscribing, reading and polling, outages and their backoff, as a value.
-    var path: UpdatePath
-    /// The subscription to HA's events, or the attempt to make one, as the path decided.
-    var slot = SubscriptionSlot()
-    /// What HA shows now, by entity: the last full read, then events.
-    var shown = ShownStates()
-    /// The changes events brought since the last burst ended, and when this one ends.
-    var burst: EventBurst
-    /// What the subscription's tasks reported since the loop's last turn, in order.
-    var arrivals: [Arrival] = []
-    /// The store refusing writes: when to try again, and whether a resync is due.
-    var outage = StoreOutage()
-    /// The loop's sleep, cut short when something arrives.
-    var sleeper = LoopSleeper()
-    /// When discovery runs again to pick up new appliances.
-    var discovery: DiscoverySchedule
+    /// How HA's states reach the runner: the update path, the subscription, what HA
+    /// shows, the burst under way and what the subscription's tasks reported.
+    var feed: HomeAssistantFeed
+    /// When the loop does what: its sleep, the store's outage, the next discovery.
+    var loop: LoopState
+    /// The appliances' snapshots for the local API and the REST states.
+    var snapshots = ApplianceSnapshots()
     /// Warnings said once, by appliance (or entity) and text.
     var warned: Set<String> = []
     /// Polls made so far (full reads, also those after subscribing), for the benchmark and tests.
-    public var polls: Int { shown.reads }
+    public var polls: Int { feed.shown.reads }
     /// How many times the states went to HA, for the tests: once per poll or burst that changed something.
-    var publications: Int { poster?.publications ?? 0 }
-
+    var publications: Int { parts.poster?.publications ?? 0 }
     /// - Parameters:
     ///   - databasePath: the SQLite file; created and migrated if needed.
     ///   - sourceName: kept with each cycle.
@@ -134,29 +115,20 @@ public actor Runner {
     ) throws(StoreError) {
         let store = try HistoryStore(path: databasePath, busyTimeoutMilliseconds: options.storeBusyTimeoutMilliseconds,
                                      acceptEmptyFile: true)
-        self.store = store
-        self.recorder = CycleRecorder(store: store, source: sourceName)
-        self.sender = CallSender(store: store, sink: sink, clock: clock, log: log,
-                                 staleAfterSeconds: options.resendPendingWithinSeconds)
-        self.poster = if let surface {
+        let poster: HomeAssistantPoster? = if let surface {
             try HomeAssistantPoster(surface: surface, store: store, log: log, appliances: appliances.map(\.id))
         } else {
             nil
         }
-        self.options = options
-        self.source = source
-        self.events = options.updates == .events ? events : nil
-        self.clock = clock
-        self.log = log
-        self.rediscover = rediscover
-        path = UpdatePath(settings: UpdatePath.Settings(
-            updates: self.events == nil ? .poll : .events, activePollSeconds: options.activePollSeconds,
-            idlePollSeconds: options.idlePollSeconds, retryEventsSeconds: options.retryEventsSeconds,
-            healthySeconds: options.healthySubscriptionSeconds,
-            resubscribeBackoff: Backoff(initial: options.resubscribeBackoffSeconds, cap: 120)))
-        burst = EventBurst(quietSeconds: options.eventQuietSeconds, capSeconds: options.eventSettleSeconds)
-        discovery = DiscoverySchedule(everySeconds: options.rediscoverSeconds, retrySeconds: options.retryDiscoverySeconds,
-                                      debounceSeconds: options.registryDebounceSeconds)
+        let recorder = CycleRecorder(store: store, source: sourceName)
+        parts = RunnerParts(
+            options: options, store: store, recorder: recorder,
+            sender: CallSender(store: store, sink: sink, clock: clock, log: log,
+                               staleAfterSeconds: options.resendPendingWithinSeconds),
+            poster: poster, source: source, events: options.updates == .events ? events : nil,
+            clock: clock, log: log, rediscover: rediscover)
+        feed = HomeAssistantFeed(options: options, events: parts.events != nil)
+        loop = LoopState(options: options)
         household = Household(dailyLimit: options.dailyPushLimit,
                               callsToday: (try store.pushesCounted(onUTCDayOf: clock.now()), clock.now()),
                               delivery: Self.storedDelivery(options.delivery, store: store, log: log))
@@ -185,7 +157,7 @@ public actor Runner {
     public func run() async {
         for id in household.order {
             if let cycle = household.tracker(id)?.cycle {
-                log.info("cycle_resumed", ["appliance": id, "started": ISOTime.format(cycle.startedAt)])
+                parts.log.info("cycle_resumed", ["appliance": id, "started": ISOTime.format(cycle.startedAt)])
             }
         }
         recoverUnfinishedPushes()
@@ -193,65 +165,65 @@ public actor Runner {
         await startCommands()
         await followUntrackedOpenCycles()
         await sendWaiting()
-        await perform(path.start(at: clock.now()))
-        discovery.start(at: clock.now(), firstSeconds: options.firstDiscoverySeconds)
+        await perform(feed.path.start(at: parts.clock.now()))
+        loop.discovery.start(at: parts.clock.now(), firstSeconds: parts.options.firstDiscoverySeconds)
         while !Task.isCancelled {
-            await turn(at: clock.now())
+            await turn(at: parts.clock.now())
             var wake = Date.distantFuture
-            for candidate in [path.nextWake, household.nextDeadline, sender.nextRetry, discovery.due, burst.due] {
+            for candidate in [feed.path.nextWake, household.nextDeadline, parts.sender.nextRetry, loop.discovery.due, feed.burst.due] {
                 if let candidate, candidate < wake { wake = candidate }
             }
-            if options.link?.hasCommands == true { wake = min(wake, clock.now()) }
-            if let retry = outage.retryAt, retry > wake { wake = retry }
+            if parts.options.link?.hasCommands == true { wake = min(wake, parts.clock.now()) }
+            if let retry = loop.outage.retryAt, retry > wake { wake = retry }
             // Something arrived during the turn: another turn at once.
-            if !arrivals.isEmpty { continue }
+            if !feed.arrivals.isEmpty { continue }
             guard await sleep(until: wake) else { break }
         }
         disconnect()
-        options.link?.close()
-        log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(sender.waiting)])
+        parts.options.link?.close()
+        parts.log.info("stopped", ["open_cycles": String(household.openCycles), "calls_waiting": String(parts.sender.waiting)])
     }
 
     /// One pass of the loop: whatever is due at `now`.
     func turn(at now: Date) async {
-        if outage.allowsDeciding(at: now) {
+        if loop.outage.allowsDeciding(at: now) {
             await drive(.tick(now))
-            if let retry = sender.nextRetry, retry <= now { await sendWaiting() }
+            if let retry = parts.sender.nextRetry, retry <= now { await sendWaiting() }
             await takeArrivals()
-            await takeBurst(at: clock.now())
-            await perform(path.tick(at: clock.now()))
+            await takeBurst(at: parts.clock.now())
+            await perform(feed.path.tick(at: parts.clock.now()))
             await takeCommands()
         }
-        if discovery.isDue(at: now), let rediscover {
+        if loop.discovery.isDue(at: now), let rediscover = parts.rediscover {
             let found = await rediscover()
             if let found { await adopt(found) }
-            discovery.ran(found: found != nil, at: clock.now())
+            loop.discovery.ran(found: found != nil, at: parts.clock.now())
         }
         MemoryPolicy.releaseFreedMemory()
     }
 
     /// Sends what waits, and tells the update path what HA said of the token.
     func sendWaiting() async {
-        await sender.sendWaiting()
-        for accepted in sender.takeTokenVerdicts() {
-            if accepted { path.callAccepted() } else { await perform(path.callRefusedToken(at: clock.now())) }
+        await parts.sender.sendWaiting()
+        for accepted in parts.sender.takeTokenVerdicts() {
+            if accepted { feed.path.callAccepted() } else { await perform(feed.path.callRefusedToken(at: parts.clock.now())) }
         }
     }
 
     /// Sleeps until `deadline` or until something arrives; false when the service is to stop.
     func sleep(until deadline: Date) async -> Bool {
-        let clock = self.clock
+        let clock = parts.clock
         let task = Task { try await clock.sleep(until: deadline) }
-        sleeper.sleeping(until: deadline, task)
+        loop.sleeper.sleeping(until: deadline, task)
         let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
-        let woken = sleeper.awoke()
+        let woken = loop.sleeper.awoke()
         if case .failure = result, !woken { return false }
         return !Task.isCancelled
     }
 
     /// Cuts the loop's sleep short, when it sleeps past `due` (now, when nil).
     func wake(for due: Date? = nil) {
-        sleeper.wake(for: due)?.cancel()
+        loop.sleeper.wake(for: due)?.cancel()
     }
 
     /// The appliances followed now, in order.
@@ -306,22 +278,22 @@ public actor Runner {
         }
         let recorded: CycleRecorder.Recorded
         do {
-            recorded = try recorder.record(steps, of: next, status: .pending)
+            recorded = try parts.recorder.record(steps, of: next, status: .pending)
         } catch {
-            outage.refused(at: clock.now(), jitter: Double.random(in: 0..<1))
-            log.error("store_write_failed", [
+            loop.outage.refused(at: parts.clock.now(), jitter: Double.random(in: 0..<1))
+            parts.log.error("store_write_failed", [
                 "appliances": Array(Set(steps.map(\.applianceID))).sorted().joined(separator: ","), "error": "\(error)",
                 "action": "nothing decided or sent; the same change is taken up again once the store accepts writes",
             ])
             return nil
         }
-        if let back = outage.recorded() { log.write(back) }
+        if let back = loop.outage.recorded() { parts.log.write(back) }
         household = next
         for step in steps { report(step) }
         for superseded in recorded.superseded {
-            sender.supersede(applianceID: superseded.applianceID, through: superseded.through)
+            parts.sender.supersede(applianceID: superseded.applianceID, through: superseded.through)
         }
-        sender.enqueue(recorded.calls)
+        parts.sender.enqueue(recorded.calls)
         await sendWaiting()
         return steps
     }
@@ -331,8 +303,8 @@ public actor Runner {
     /// and events left for the local API.
     func publish(_ steps: [Household.Step]) async {
         snapshots.take(steps)
-        poster?.take(steps, household: household)
-        await poster?.publish(household, snapshots: snapshots, at: clock.now())
+        parts.poster?.take(steps, household: household)
+        await parts.poster?.publish(household, snapshots: snapshots, at: parts.clock.now())
         share(steps)
     }
 
@@ -341,17 +313,17 @@ public actor Runner {
         for effect in step.effects {
             switch effect {
             case .cycleStarted(let at, let program):
-                log.info("cycle_started", ["appliance": id, "at": ISOTime.format(at), "program": program ?? "-"])
+                parts.log.info("cycle_started", ["appliance": id, "at": ISOTime.format(at), "program": program ?? "-"])
             case .cycleEnded(let at, let outcome):
-                log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
+                parts.log.info("cycle_ended", ["appliance": id, "at": ISOTime.format(at), "outcome": outcome.rawValue])
             case .heldBack(let kind, _, let reason):
-                log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+                parts.log.info("call_held_back", ["appliance": id, "kind": kind.rawValue, "reason": reason])
             case .waiting(let kind, _, let reason):
-                log.info("call_waiting", ["appliance": id, "kind": kind.rawValue, "reason": reason])
+                parts.log.info("call_waiting", ["appliance": id, "kind": kind.rawValue, "reason": reason])
             case .warning(let message):
                 // Once per appliance and text: an unknown state would otherwise fill the log every poll.
                 if warned.insert(id + "\u{1F}" + message).inserted {
-                    log.warning("appliance_warning", ["appliance": id, "message": message, "shown": "once"])
+                    parts.log.warning("appliance_warning", ["appliance": id, "message": message, "shown": "once"])
                 }
             case .call:
                 break
