@@ -35,10 +35,13 @@ struct AnomalyWatch: Sendable, Codable, Equatable {
         var usual: UsualDuration?
         /// The door reads open now.
         var doorOpen = false
+        /// The appliance's last error event (`ErrorEvent`), whenever it fired.
+        var errorEvent: ErrorEvent?
 
-        init(usual: UsualDuration? = nil, doorOpen: Bool = false) {
+        init(usual: UsualDuration? = nil, doorOpen: Bool = false, errorEvent: ErrorEvent? = nil) {
             self.usual = usual
             self.doorOpen = doorOpen
+            self.errorEvent = errorEvent
         }
     }
 
@@ -73,11 +76,11 @@ struct AnomalyWatch: Sendable, Codable, Equatable {
     /// The note due at `now`, if any: the first of error, action required, far late, late, stuck.
     func due(view: CycleView, cycle: CycleInfo, context: Context, at now: Date, texts: Texts, name: String) -> Note? {
         if view.pause == .error, !said.contains(.error) {
-            return Self.waiting(.error, context: context, texts: texts, name: name,
+            return Self.waiting(.error, context: context, cycle: cycle, texts: texts, name: name,
                                 plain: texts.errorState, because: texts.errorBecause)
         }
         if view.pause == .actionRequired, !said.contains(.actionRequired) {
-            return Self.waiting(.actionRequired, context: context, texts: texts, name: name,
+            return Self.waiting(.actionRequired, context: context, cycle: cycle, texts: texts, name: name,
                                 plain: texts.actionRequired, because: texts.actionRequiredBecause)
         }
         if let usual = context.usual, view.pause == .running {
@@ -102,13 +105,16 @@ struct AnomalyWatch: Sendable, Codable, Equatable {
     }
 
     /// The note of an appliance that stopped for something (an error, an action required),
-    /// with the appliance's own reason where it gives one (the door reads open).
-    private static func waiting(_ kind: Kind, context: Context, texts: Texts, name: String,
+    /// with the appliance's own reason where it gives one: its error event of this cycle
+    /// (`ErrorEvent`), else the door reading open, else none.
+    private static func waiting(_ kind: Kind, context: Context, cycle: CycleInfo, texts: Texts, name: String,
                                 plain: String, because: String) -> Note {
-        let reason = context.doorOpen ? Texts.render(texts.doorOpen, ["name": name]) : nil
+        let event = context.errorEvent.flatMap { $0.counts(since: cycle.startedAt) ? $0 : nil }
+        let reason = event.map { $0.words(texts) }
+            ?? (context.doorOpen ? Texts.render(texts.doorOpen, ["name": name]) : nil)
         let message = reason.map { Texts.render(because, ["name": name, "reason": $0]) }
             ?? Texts.render(plain, ["name": name])
-        let said = context.doorOpen ? " (door open)" : ""
+        let said = event.map { " (\($0.englishWords))" } ?? (context.doorOpen ? " (door open)" : "")
         return Note(kind: kind, message: message, reason: SupernotifyCall.anomalyMark + kind.rawValue + said)
     }
 

@@ -16,6 +16,8 @@ extension ApplianceTracker {
         var held: HeldNotice?
         /// A delayed start's wait, shown or not yet (`DelayedStart`); absent in older snapshots.
         var waiting: DelayedStart?
+        /// The last error event of the appliance's reason entity; absent in older snapshots.
+        var errorEvent: ErrorEvent?
 
         /// What a smart plug learned of itself (nil: not a plug).
         public var plugSignature: PlugSignature? { power?.signature }

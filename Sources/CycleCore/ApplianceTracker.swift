@@ -10,6 +10,8 @@ public struct ApplianceTracker: Sendable {
     var planner = PushPlanner()
     var reminder: UnloadReminder?
     private var doorClosed: Bool?
+    /// The last error event the reason entity showed (`ErrorEvent`).
+    private var errorEvent: ErrorEvent?
     private var power = PowerCycleDetector()
     var held: HeldNotice?
     /// A delayed start's wait while idle in `delayedstart` (ApplianceTracker+DelayedStart.swift).
@@ -32,6 +34,7 @@ public struct ApplianceTracker: Sendable {
         planner = snapshot.planner
         reminder = snapshot.reminder
         doorClosed = snapshot.doorClosed
+        errorEvent = snapshot.errorEvent
         power = snapshot.power ?? PowerCycleDetector()
         held = snapshot.held
         waiting = snapshot.waiting
@@ -40,7 +43,7 @@ public struct ApplianceTracker: Sendable {
     /// The state to store so that a restarted service carries on where this one was.
     public var snapshot: Snapshot {
         Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed,
-                 power: settings.profile == .plug ? power : nil, held: held, waiting: waiting)
+                 power: settings.profile == .plug ? power : nil, held: held, waiting: waiting, errorEvent: errorEvent)
     }
 
     /// The open cycle, if any.
@@ -114,6 +117,7 @@ public struct ApplianceTracker: Sendable {
             observation = power.read(observation, plugContext)
             if power.running != wasRunning { transitionAt = power.transitionAt }
         }
+        if let event = observation.errorEvent { errorEvent = event }
         if let closed = UnloadReminder.isClosed(observation.door) {
             doorClosed = closed
             if !closed {
@@ -256,9 +260,11 @@ public struct ApplianceTracker: Sendable {
         machine.cycle?.progressEstimated = true
     }
 
-    /// What the anomaly notes know beside the cycle's view: how long its program usually takes, the door.
+    /// What the anomaly notes know beside the cycle's view: how long its program usually takes,
+    /// the door, the last error event.
     private var anomalyContext: AnomalyWatch.Context {
-        AnomalyWatch.Context(usual: history.usual(machine.cycle?.program), doorOpen: doorClosed == false)
+        AnomalyWatch.Context(usual: history.usual(machine.cycle?.program), doorOpen: doorClosed == false,
+                             errorEvent: errorEvent)
     }
 
     /// When a smart plug's start or end is confirmed without a new reading (PowerCycleDetector).

@@ -20,6 +20,9 @@ public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
     case price
     /// How long until a delayed start begins (a duration in its unit), or when (a timestamp).
     case startIn = "start_in"
+    /// The appliance's own reason for an error: an event entity's last event type and its time
+    /// (LG ThinQ's `error` event; docs/CYCLES.md, "Errors").
+    case errorReason = "error_reason"
 
     public static func < (lhs: Role, rhs: Role) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!  // every case is in allCases
@@ -69,6 +72,8 @@ public struct Observation: Sendable, Equatable {
     public var price: Double?
     /// The currency the price entity's unit names (`EUR` of `EUR/kWh`), if any.
     public var priceCurrency: String?
+    /// The last error event the appliance's reason entity shows (`ErrorEvent`), whenever it fired.
+    public var errorEvent: ErrorEvent?
     /// The entities' units of measurement, as given.
     public var units: [Role: String]
     /// How `raw` was read.
@@ -104,6 +109,7 @@ public struct Observation: Sendable, Equatable {
             energy = units[.energy]?.trimmingASCIISpaces() == "Wh" ? value / 1000 : value
         }
         phase = Observation.present(raw[.phase])
+        errorEvent = ErrorEvent(raw: raw[.errorReason])
         if let value = Observation.number(raw[.price]) {
             (price, priceCurrency) = Observation.perKWh(value, unit: units[.price])
         }

@@ -123,6 +123,22 @@ func haError<T>(_ body: () async throws(HomeAssistantError) -> T) async -> HomeA
         #expect(ha.requests.filter { $0 == "POST /api/template" }.count == 1)
     }
 
+    /// An event entity's `event_type` (`ev` in the states template's answer; docs/CYCLES.md,
+    /// "Roles", `error_reason`); an answer without `ev` reads as no event type.
+    @Test func statesCarryAnEventEntitysEventType() async throws {
+        let (ha, client) = try standInHA()
+        defer { ha.stop() }
+        let answer = #"{"event.washer_error": {"s": "2026-12-02T10:15:00.000+00:00", "u": null, "dc": null, "#
+            + #""ev": "water_supply_error"}, "sensor.washer_state": {"s": "error", "u": null, "dc": "enum"}}"#
+        ha.override("POST /api/template", with: .respond(.text(answer)))
+        let states = try await client.states(of: ["event.washer_error", "sensor.washer_state"])
+        let event = try #require(states["event.washer_error"] ?? nil)
+        #expect(event == EntityState(state: "2026-12-02T10:15:00.000+00:00", eventType: "water_supply_error"))
+        #expect(event.roleText == "water_supply_error 2026-12-02T10:15:00.000+00:00")
+        #expect(states["sensor.washer_state"] == .some(EntityState(state: "error", deviceClass: "enum")))
+        #expect(try HomeAssistantTemplates.states(of: ["event.washer_error"]).contains("state_attr(id, 'event_type')"))
+    }
+
     @Test func statesOfNothingSendsNothing() async throws {
         let (ha, client) = try standInHA()
         defer { ha.stop() }

@@ -116,6 +116,31 @@ import Testing
         }
     }
 
+    // lg_thinq/event.py, DEVICE_TYPE_EVENT_MAP[WASHER]: the `error` event entity (ERROR_EVENT_DESC)
+    // is the error's reason; the `notification` one is not (tests/components/lg_thinq/snapshots/
+    // test_event.ambr: domain `event`, unique id `<device>_notification`, state `unknown`).
+    @Test func anLGWashersErrorEventIsTheErrorReason() {
+        let washer = [
+            Self.lg("current_state", "running", deviceClass: "enum", options: ["power_off", "initial", "running", "end"]),
+            Self.lg("remain", "2026-12-02T11:00:00+00:00", deviceClass: "timestamp"),
+            Self.entity("event.lg_washer_error", "unknown", platform: "lg_thinq", key: "error", uniqueID: "lgdev_error"),
+            Self.entity("event.lg_washer_notification", "unknown", platform: "lg_thinq", key: "notification",
+                        uniqueID: "lgdev_notification"),
+            // An error key on another domain takes no role.
+            Self.entity("sensor.lg_washer_error", "none", platform: "lg_thinq", key: "error", uniqueID: "lgdev_error_s"),
+        ]
+        for order in Self.orders(washer) {
+            let device = Self.assess(order, domain: "lg_thinq", model: "F4V9 (DEVICE_WASHER)").devices.first
+            #expect(device?.entities[.errorReason] == "event.lg_washer_error")
+            #expect(device?.entities[.operationState] == "sensor.lg_current_state")
+        }
+        let tower = [Self.lg("current_state_for_location", "running", deviceClass: "enum", options: ["running"]),
+                     Self.entity("event.lg_tower_washer_error", "unknown", platform: "lg_thinq",
+                                 key: "error_for_location", uniqueID: "lgdev_washer_error")]
+        let device = Self.assess(tower, domain: "lg_thinq", model: "WashTower (DEVICE_WASHTOWER_WASHER)").devices.first
+        #expect(device?.entities[.errorReason] == "event.lg_tower_washer_error")
+    }
+
     // lg_thinq/sensor.py, DEVICE_TYPE_SENSOR_MAP[OVEN]: only the current state and the target
     // temperature; smartthings/sensor.py: the oven's machine state is ready, running, paused;
     // whirlpool/sensor.py: `oven_state` and temperatures, no end time.

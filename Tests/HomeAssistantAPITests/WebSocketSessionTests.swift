@@ -62,6 +62,11 @@ import Testing
         (#"{"r":["sensor.op"]}"#, [op: nil]),
         (#"{"a":{"sensor.gone":{"s":"5","a":{}}}}"#, ["sensor.gone": EntityState(state: "5")]),
         (#"{"c":{"sensor.other":{"+":{"s":"1"}}}}"#, [:]),
+        // An event entity (LG ThinQ's error): its event type rides with its state, the event's time.
+        (#"{"a":{"sensor.gone":{"s":"2026-12-02T10:15:00.000+00:00","a":{"event_type":"water_supply_error","event_types":["water_supply_error"]}}}}"#,
+         ["sensor.gone": EntityState(state: "2026-12-02T10:15:00.000+00:00", eventType: "water_supply_error")]),
+        (#"{"c":{"sensor.op":{"+":{"s":"2026-12-02T10:20:00.000+00:00","a":{"event_type":"door_open_error"}}}}}"#,
+         [op: EntityState(state: "2026-12-02T10:20:00.000+00:00", deviceClass: "enum", eventType: "door_open_error")]),
     ] as [(String, [String: EntityState?])])
     func diffsBecomeStatesOfWhatChanged(_ diff: String, _ expected: [String: EntityState?]) {
         var session = Self.live()
@@ -144,5 +149,19 @@ import Testing
             return
         }
         #expect(found == text)
+    }
+
+    /// The text the core takes for a role (docs/CYCLES.md, "Roles", `error_reason`): an event
+    /// entity's event type, a space and its time; any other entity's state as HA has it.
+    @Test(arguments: [
+        (EntityState(state: "2026-12-02T10:15:00.000+00:00", eventType: "water_supply_error"),
+         "water_supply_error 2026-12-02T10:15:00.000+00:00"),
+        (EntityState(state: "unknown", eventType: nil), "unknown"),
+        (EntityState(state: "unavailable", eventType: "water_supply_error"), "unavailable"),
+        (EntityState(state: "run", deviceClass: "enum"), "run"),
+        (EntityState(state: "42", unit: "%"), "42"),
+    ])
+    func theRoleTextCarriesAnEventsType(state: EntityState, text: String) {
+        #expect(state.roleText == text)
     }
 }

@@ -84,7 +84,7 @@ extension Runner {
                 }
                 continue
             }
-            raw[role] = reading.value.text
+            raw[role] = reading.roleText
             if let unit = reading.unit { units[role] = unit }
         }
         return Observation(at: at, raw: raw, units: units)

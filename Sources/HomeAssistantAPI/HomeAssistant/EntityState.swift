@@ -6,6 +6,8 @@ public struct EntityState: Sendable, Equatable {
     public var unit: String?
     /// The `device_class` attribute.
     public var deviceClass: String?
+    /// An event entity's `event_type` attribute: its last event (LG ThinQ's `door_open_error`).
+    public var eventType: String?
 
     public init(_ value: StateValue, unit: String? = nil, deviceClass: String? = nil) {
         self.value = value
@@ -14,8 +16,17 @@ public struct EntityState: Sendable, Equatable {
     }
 
     /// The state from HA's text (`run`, `42`, `unavailable`, …).
-    public init(state text: String, unit: String? = nil, deviceClass: String? = nil) {
+    public init(state text: String, unit: String? = nil, deviceClass: String? = nil, eventType: String? = nil) {
         self.init(StateValue(text), unit: unit, deviceClass: deviceClass)
+        self.eventType = eventType
+    }
+
+    /// The text the core takes for the entity's role: the state's text, and for an event
+    /// entity with an event, the event type, a space and the state (its time), as the role
+    /// `error_reason` reads it (`ErrorEvent`).
+    public var roleText: String {
+        guard let eventType, !eventType.isEmpty, value.isKnown else { return value.text }
+        return eventType + " " + value.text
     }
 }
 

@@ -87,7 +87,7 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
                 throw .malformedResponse(what: "\(expected), with a key for \(id)", path: path)
             }
             // updateValue, not a subscript: assigning nil through the subscript would drop the key.
-            result.updateValue(record.map { EntityState(state: $0.s, unit: $0.u, deviceClass: $0.dc) }, forKey: id)
+            result.updateValue(record.map { EntityState(state: $0.s, unit: $0.u, deviceClass: $0.dc, eventType: $0.ev) }, forKey: id)
         }
         return result
     }
@@ -205,6 +205,8 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
         var s: String
         var u: String?
         var dc: String?
+        /// An event entity's `event_type`; absent from stand-ins that don't give it.
+        var ev: String?
     }
 
     private func httpRequest(_ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil) -> HTTPRequest {

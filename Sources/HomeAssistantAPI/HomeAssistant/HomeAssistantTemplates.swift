@@ -18,9 +18,10 @@ public enum HomeAssistantTemplates {
         isIdentifier(Substring(name))
     }
 
-    /// The template that renders the state, unit and device class of each of `entityIDs`:
+    /// The template that renders the state, unit, device class and event type (an event
+    /// entity's last event) of each of `entityIDs`:
     ///
-    ///     {"sensor.a": {"s": "run", "u": null, "dc": "enum"}, "sensor.gone": null}
+    ///     {"sensor.a": {"s": "run", "u": null, "dc": "enum", "ev": null}, "sensor.gone": null}
     ///
     /// one key per id, in order, `null` for an entity HA doesn't have. Ids must be
     /// valid (``isValidEntityID(_:)``), else this throws `.invalidIdentifier`.
@@ -37,7 +38,8 @@ public enum HomeAssistantTemplates {
             {%- set s = states[id] -%}
             {{ id | tojson }}: {% if s is none %}null{% else %}{"s": {{ s.state | tojson }}, \
             "u": {{ state_attr(id, 'unit_of_measurement') | tojson }}, \
-            "dc": {{ state_attr(id, 'device_class') | tojson }}}{% endif %}{% if not loop.last %}, {% endif %}
+            "dc": {{ state_attr(id, 'device_class') | tojson }}, \
+            "ev": {{ state_attr(id, 'event_type') | tojson }}}{% endif %}{% if not loop.last %}, {% endif %}
             {%- endfor -%}
             }
             """

@@ -65,7 +65,7 @@ extension RoleTable {
     }()
 
     /// lg_thinq/sensor.py (`RUN_STATE_SENSOR_DESC`, `TIMER_SENSOR_DESC`, `WASHER_SENSORS`,
-    /// `DEVICE_TYPE_SENSOR_MAP`).
+    /// `DEVICE_TYPE_SENSOR_MAP`), event.py (`DEVICE_TYPE_EVENT_MAP`).
     static let lgThinQ: [Row] = {
         let sensor = "lg_thinq/sensor.py"
         // A device with several locations (an oven's upper and lower cavity, a WashTower) has
@@ -83,6 +83,10 @@ extension RoleTable {
             + both("running", nil) + both("cycle_count", nil)
             + [row("lg_thinq", "current_dish_washing_course", nil, kind: .dishwasher, source: sensor)]
             + both("target_temperature", nil)
+            // event.py (`ERROR_EVENT_DESC`: washers, dryers, dishwashers, stylers, washcombos,
+            // washtowers): the last error's event type, the appliance's own reason.
+            + [row("lg_thinq", "error", .errorReason, domain: "event", source: "lg_thinq/event.py"),
+               row("lg_thinq", "error_for_location", .errorReason, domain: "event", source: "lg_thinq/event.py")]
     }()
 
     /// smartthings/sensor.py (`CAPABILITY_TO_SENSORS`; the power meter's entities have no

@@ -315,7 +315,7 @@ struct HomeAssistantSession {
         }
         for (id, added) in diff.a ?? [:] {
             set(id, EntityState(state: added.s, unit: added.a?["unit_of_measurement"]?.string,
-                                deviceClass: added.a?["device_class"]?.string))
+                                deviceClass: added.a?["device_class"]?.string, eventType: added.a?["event_type"]?.string))
         }
         for (id, change) in diff.c ?? [:] {
             guard var state = known[id] ?? change.plus?.s.map({ EntityState(state: $0) }) else { continue }
@@ -323,10 +323,12 @@ struct HomeAssistantSession {
             if let attributes = change.plus?.a {
                 if let unit = attributes["unit_of_measurement"] { state.unit = unit.string }
                 if let deviceClass = attributes["device_class"] { state.deviceClass = deviceClass.string }
+                if let eventType = attributes["event_type"] { state.eventType = eventType.string }
             }
             for removed in change.minus?.a ?? [] {
                 if removed == "unit_of_measurement" { state.unit = nil }
                 if removed == "device_class" { state.deviceClass = nil }
+                if removed == "event_type" { state.eventType = nil }
             }
             set(id, state)
         }
