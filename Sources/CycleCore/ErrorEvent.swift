@@ -31,13 +31,12 @@ public struct ErrorEvent: Sendable, Codable, Equatable {
     /// Whether it is the reason of an error in a cycle that started at `start`.
     func counts(since start: Date) -> Bool { at >= start }
 
-    /// The reason in people's words, in the language of `texts` (German when its error or door
-    /// text is the built-in German one): "door open", "water supply", "Wasserzulauf". An event
+    /// The reason in people's words, in the language of `texts` (the built-in set they start
+    /// from): "door open", "water supply", "Wasserzulauf". An event
     /// type of no table: its key's words (`heater_circuit_error` → "heater circuit").
     func words(_ texts: Texts) -> String {
         if type == "door_open_error" { return texts.doorOpen }
-        let german = texts.errorBecause == Texts.german.errorBecause || texts.doorOpen == Texts.german.doorOpen
-        return (german ? Self.german[type] : Self.english[type]) ?? Self.keyWords(type)
+        return (texts.language == "de" ? Self.german[type] : Self.english[type]) ?? Self.keyWords(type)
     }
 
     /// The reason's words in English, for the call's reason and the `pushes` row.

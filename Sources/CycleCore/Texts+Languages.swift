@@ -17,6 +17,7 @@ extension Texts {
     /// Every text in German.
     public static let german: Texts = {
         var texts = Texts()
+        texts.language = "de"
         texts.started = "{name} gestartet"
         texts.startedProgram = "{name} gestartet: {program}"
         texts.paused = "Pausiert"

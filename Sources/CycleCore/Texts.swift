@@ -29,6 +29,9 @@ public struct Texts: Sendable, Equatable, Codable {
     public var errorState = "Error"
     /// A delayed start's wait on the lock screen (docs/PUSHES.md, "Delayed starts").
     public var startsAt = "{name} starts at {time}"
+    /// The built-in set these texts start from ("de"), for words no key holds (an error's
+    /// reason, docs/PUSHES.md); nil: English, also for texts saved before it was kept.
+    public var language: String?
 
     public init() {}
 }

@@ -36,6 +36,8 @@ import Testing
         let event = ErrorEvent(type: type, at: zero)
         #expect(event.words(Texts()) == english)
         #expect(event.words(Texts.german) == german)
+        // A person's own texts over the German set keep its words.
+        #expect(event.words(Texts.german.replacing(["error_because": "Störung: {reason}"])) == german)
         #expect(event.englishWords == english)
     }
 
