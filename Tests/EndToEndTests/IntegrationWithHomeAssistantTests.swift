@@ -264,10 +264,10 @@ struct IntegrationWithHomeAssistantTests {
         func entity(_ key: String) throws -> [String: Any] {
             try #require(ours.first { $0["unique_id"] as? String == "\(instanceID)_dishwasher_\(key)" }, "no \(key) in \(ours.map { $0["unique_id"] ?? "" })")
         }
-        // With a switch or number per setting the service declares tunable (ApplianceSetting.all).
+        // With a switch or number per setting the service declares as an entity (ApplianceSetting.declared).
         let keys = ["cycle_state", "program", "progress", "finish", "last_cycle_duration", "last_cycle_energy", "energy",
                     "running", "cycle", "progress_step", "fine_from", "fine_step", "end_activity"]
-            + ApplianceSetting.tunables.map(\.entityKey)
+            + ApplianceSetting.declared.map(\.entityKey)
         for key in keys { #expect(try entity(key)["device_id"] as? String == dishwasherDevice, "\(key) on the dishwasher") }
         #expect(ours.allSatisfy { ($0["unique_id"] as? String)?.hasPrefix(instanceID + "_") == true })
         let serviceDevice = try #require(devices.first { device in
