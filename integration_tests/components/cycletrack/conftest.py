@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 import os
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from unittest.mock import patch
 
 import pytest
@@ -64,6 +66,46 @@ def _real_binary() -> str | None:
     return os.environ.get("CYCLETRACK_BIN") or None
 
 
+NO_REAL_SERVICE = "the real service: set CYCLETRACK_BIN to a built cycletrack binary (swift build --product cycletrack)"
+
+
+@asynccontextmanager
+async def real_service_running(
+    directory: Path, device: dr.DeviceEntry, extra_config: dict[str, Any] | None = None
+) -> AsyncIterator[RealService]:
+    """Run the real service (skip the test without $CYCLETRACK_BIN) for a fixture of a test's own."""
+    if (binary := _real_binary()) is None:
+        pytest.skip(NO_REAL_SERVICE)
+    from .real_service import RealService  # noqa: PLC0415
+
+    service = RealService(binary, directory, device, extra_config=extra_config)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+def config_entry_for(service: ServiceUnderTest) -> MockConfigEntry:
+    """Return an entry for `service`, as the config flow makes it (not added to HA)."""
+    return MockConfigEntry(
+        domain=DOMAIN,
+        title="cycletrack",
+        unique_id=service.instance_id,
+        data={CONF_URL: service.url, CONF_API_KEY: service.api_key},
+        options={CONF_PANEL: True},
+    )
+
+
+async def set_up_entry_for(hass: HomeAssistant, service: ServiceUnderTest) -> MockConfigEntry:
+    """Return an entry for `service`, added to HA and set up."""
+    entry = config_entry_for(service)
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    return entry
+
+
 @pytest.fixture(params=["stand-in", "cycletrack"])
 async def service(
     request: pytest.FixtureRequest, socket_enabled: None, home_connect_device: dr.DeviceEntry
@@ -76,7 +118,7 @@ async def service(
         under_test: ServiceUnderTest = StandInService(home_connect_device.id)
     else:
         if (binary := _real_binary()) is None:
-            pytest.skip("the real service: set CYCLETRACK_BIN to a built cycletrack binary (swift build --product cycletrack)")
+            pytest.skip(NO_REAL_SERVICE)
         from .real_service import RealService  # noqa: PLC0415
 
         under_test = RealService(binary, request.getfixturevalue("tmp_path"), home_connect_device)
@@ -106,13 +148,7 @@ def real_service(service: ServiceUnderTest) -> RealService:
 @pytest.fixture
 def mock_config_entry(hass: HomeAssistant, service: ServiceUnderTest) -> MockConfigEntry:
     """Return an entry for the service, added to HA, not set up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN,
-        title="cycletrack",
-        unique_id=service.instance_id,
-        data={CONF_URL: service.url, CONF_API_KEY: service.api_key},
-        options={CONF_PANEL: True},
-    )
+    entry = config_entry_for(service)
     entry.add_to_hass(hass)
     return entry
 

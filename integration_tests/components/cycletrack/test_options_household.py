@@ -8,7 +8,6 @@ with the settings in effect and where each came from.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-import os
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,12 @@ import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
-from homeassistant.const import CONF_API_KEY, CONF_URL
+from custom_components.cycletrack.const import CONF_PANEL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
+
+from .conftest import real_service_running, set_up_entry_for
 
 PEOPLE = {
     "quiet_hours": "22:00-07:00",
@@ -33,28 +33,14 @@ async def people_service(
     socket_enabled: None, tmp_path: Path, home_connect_device: dr.DeviceEntry
 ) -> AsyncIterator[Any]:
     """Return the real service with quiet hours and Alice and Bob configured."""
-    binary = os.environ.get("CYCLETRACK_BIN")
-    if not binary:
-        pytest.skip("the real service: set CYCLETRACK_BIN to a built cycletrack binary (swift build --product cycletrack)")
-    from .real_service import RealService  # noqa: PLC0415
-
-    service = RealService(binary, tmp_path, home_connect_device, extra_config=PEOPLE)
-    await service.start()
-    yield service
-    await service.close()
+    async with real_service_running(tmp_path, home_connect_device, extra_config=PEOPLE) as service:
+        yield service
 
 
 @pytest.fixture
 async def people_entry(hass: HomeAssistant, people_service: Any) -> MockConfigEntry:
     """Return the entry for that service, set up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN, title="cycletrack", unique_id=people_service.instance_id,
-        data={CONF_URL: people_service.url, CONF_API_KEY: people_service.api_key}, options={CONF_PANEL: True},
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
+    return await set_up_entry_for(hass, people_service)
 
 
 async def household(service: Any) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +17,12 @@ import aiohttp
 import pytest
 from pytest_homeassistant_custom_component.common import MockConfigEntry
 
-from custom_components.cycletrack.const import CONF_PANEL, DOMAIN
-from homeassistant.const import CONF_API_KEY, CONF_URL
+from custom_components.cycletrack.const import CONF_PANEL
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 from homeassistant.helpers import device_registry as dr
+
+from .conftest import real_service_running, set_up_entry_for
 
 WAIT_SECONDS = 30
 
@@ -32,28 +32,14 @@ async def laundry_service(
     socket_enabled: None, tmp_path: Path, home_connect_device: dr.DeviceEntry
 ) -> AsyncIterator[Any]:
     """Return the real service with its two appliances."""
-    binary = os.environ.get("CYCLETRACK_BIN")
-    if not binary:
-        pytest.skip("the real service: set CYCLETRACK_BIN to a built cycletrack binary (swift build --product cycletrack)")
-    from .real_service import RealService  # noqa: PLC0415
-
-    service = RealService(binary, tmp_path, home_connect_device)
-    await service.start()
-    yield service
-    await service.close()
+    async with real_service_running(tmp_path, home_connect_device) as service:
+        yield service
 
 
 @pytest.fixture
 async def laundry_entry(hass: HomeAssistant, laundry_service: Any) -> MockConfigEntry:
     """Return the entry for that service, set up."""
-    entry = MockConfigEntry(
-        domain=DOMAIN, title="cycletrack", unique_id=laundry_service.instance_id,
-        data={CONF_URL: laundry_service.url, CONF_API_KEY: laundry_service.api_key}, options={CONF_PANEL: True},
-    )
-    entry.add_to_hass(hass)
-    assert await hass.config_entries.async_setup(entry.entry_id)
-    await hass.async_block_till_done()
-    return entry
+    return await set_up_entry_for(hass, laundry_service)
 
 
 async def dryer_of(service: Any, appliance_id: str) -> str:
