@@ -9,6 +9,7 @@ Everything runs on 127.0.0.1.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 import json
 import os
 from pathlib import Path
@@ -201,10 +202,15 @@ class RealService:
 
     async def wait_for_calls(self, appliance_id: str, count: int) -> None:
         """Until the appliance has had `count` calls (bounded)."""
+        await self.wait_for_call(lambda: len(self.live_calls(appliance_id)) >= count, f"{count} calls of {appliance_id}")
+
+    async def wait_for_call(self, condition: Callable[[], bool], what: str, seconds: float = 15) -> None:
+        """Until a call the service made makes `condition` true: woken by each call, bounded."""
         async with self.ha.call_received:
-            await asyncio.wait_for(
-                self.ha.call_received.wait_for(lambda: len(self.live_calls(appliance_id)) >= count), 15
-            )
+            try:
+                await asyncio.wait_for(self.ha.call_received.wait_for(condition), seconds)
+            except TimeoutError:
+                raise AssertionError(f"no {what} within {seconds} s") from None
 
     def _make_appliances(self) -> None:
         for name in ("dishwasher", "dryer"):

@@ -7,8 +7,7 @@ the service's next end notification says where the laundry goes.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 import json
 from pathlib import Path
 from typing import Any
@@ -67,14 +66,6 @@ async def set_dryer(hass: HomeAssistant, entry: MockConfigEntry, appliance_id: s
     return shown
 
 
-async def until(condition: Callable[[], bool], what: str) -> None:
-    """Wait (bounded) for something the service does outside Home Assistant's state machine."""
-    async with asyncio.timeout(WAIT_SECONDS):
-        while not condition():
-            await asyncio.sleep(0.05)
-    assert condition(), what
-
-
 def end_titles(service: Any, appliance_id: str) -> list[str]:
     """Return the titles of the appliance's end notifications the service sent."""
     tag = f'"appliance_{appliance_id}_end"'
@@ -99,9 +90,9 @@ async def test_a_dryer_is_chosen_and_the_end_says_so(
     assert await dryer_of(laundry_service, "dryer") == "auto", "the dryer's own is untouched"
 
     await laundry_service.start_cycle(washer, "Eco 50°C", 10)
-    await until(lambda: any(c["service"] == "supernotify/notify" for c in laundry_service.ha.calls), "the start")
+    await laundry_service.wait_for_call(lambda: any(c["service"] == "supernotify/notify" for c in laundry_service.ha.calls), "start", WAIT_SECONDS)
     await laundry_service.finish_cycle(washer)
-    await until(lambda: bool(end_titles(laundry_service, washer)), "the end notification")
+    await laundry_service.wait_for_call(lambda: bool(end_titles(laundry_service, washer)), "end notification", WAIT_SECONDS)
     assert end_titles(laundry_service, washer)[0].endswith(" finished: move the laundry to the dryer")
 
     shown = await set_dryer(hass, laundry_entry, washer, "off")
