@@ -102,19 +102,13 @@ final class RealHomeAssistant {
 
     var isRunning: Bool { process.map { $0.poll() == nil } ?? false }
 
-    /// The calls the supernotify stand-in recorded, oldest first: arrival (HA's clock,
-    /// milliseconds) and the line as written.
-    func calls() -> [(receivedAt: Date, line: String)] {
-        guard let data = FileManager.default.contents(atPath: configDirectory + "/supernotify_calls.jsonl") else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
-            struct Record: Decodable { var received_at: String }
-            guard let record = try? JSONDecoder().decode(Record.self, from: Data(line.utf8)),
-                  let at = ISOTime.parse(record.received_at) else { return nil }
-            return (at, String(line))
-        }
+    /// The calls the Supernotify stand-in records, read as they are appended.
+    func callLog() -> SupernotifyCallLog {
+        SupernotifyCallLog(path: configDirectory + "/supernotify_calls.jsonl")
     }
 
-    /// `last_updated` of an entity's state (HA's clock): when HA set it.
+    /// `last_updated` of an entity's state (HA's clock): when HA set it, which is also the
+    /// `time_fired` of the `state_changed` event (HA takes both from one timestamp).
     func lastUpdated(_ entity: String) -> Date? {
         struct State: Decodable { var last_updated: String }
         guard let answer = rest.send(.get, "/api/states/" + entity), answer.status == 200,

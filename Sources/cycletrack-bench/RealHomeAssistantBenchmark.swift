@@ -10,10 +10,12 @@ import Glibc
 ///
 /// - **Latency.** ``LatencyScript``'s changes, each one `home_connect.set_state` call
 ///   (HA then writes the entities one by one, each its own `state_changed`; asked to
-///   coalesce, as the service asks, it sends them as one WebSocket message). Measured on one clock (the machine's): from the state's
-///   `last_updated` in HA (the earliest of the entities the change set) to the
-///   `received_at` of the call at the stand-in Supernotify in HA (milliseconds); and
-///   from just before the benchmark sent the action.
+///   coalesce, as the service asks, it sends them as one WebSocket message). Measured with
+///   HA's own timestamps: from the `time_fired` of the `state_changed` event (the state's
+///   `last_updated`, the earliest of the entities the change set) to the `time_fired` of
+///   the `call_service` event of the first `supernotify.notify` call after it; and from
+///   just before the benchmark sent the action. While it waits, the benchmark reads only
+///   what was appended, every 5 ms: it must not take the CPU it measures.
 /// - **One observation per burst.** The service's `changed` lines (debug log) between
 ///   one change and the next: each change should make exactly one.
 /// - **Back after a restart.** With a cycle running and the subscription over 30 s
@@ -37,6 +39,8 @@ struct RealHomeAssistantBenchmark {
     var afterRestart: [Double] = []
     var loads: [String] = []
     var exitStatus: ChildProcess.Status?
+    /// How often the benchmark looks at the files while a change is under way.
+    static let quietPoll = 0.005
 
     static func run(paths: BenchPaths, workspace: BenchWorkspace, changes count: Int, restarts: Int,
                     seed: UInt64) throws(BenchError) -> RealHomeAssistantBenchmark {
@@ -61,7 +65,7 @@ struct RealHomeAssistantBenchmark {
         let service = try ChildProcess(executable: paths.cycletrack,
                                        arguments: ["run", "--config", config, "--db", workspace.path("real-ha.sqlite")],
                                        environment: environment, stdoutPath: workspace.path("real-ha.out"), stderrPath: logPath)
-        let session = Session(ha: ha, service: service, log: LogTail(path: logPath))
+        let session = Session(ha: ha, service: service, log: LogTail(path: logPath), calls: ha.callLog())
         let (subscribed, _) = try session.waitFor(["event=events_connected", "event=polled"], from: 0, seconds: 60)
 
         result.loads.append("latency start: " + MachineLoad.now())
@@ -82,9 +86,9 @@ struct RealHomeAssistantBenchmark {
                                          _ rng: inout SplitMix64) throws(BenchError) {
         var starts: [Int] = []
         for (index, change) in script.enumerated() {
-            try session.idle(rng.double(0.2...0.7))
+            try session.idle(rng.double(0.2...0.7), every: Self.quietPoll)
             starts.append(session.log.lines.count)
-            let before = session.ha.calls().count
+            let before = session.callsSoFar()
             let requested = Date()
             try session.set(change.updates)
             guard change.calls > 0 else { continue }
@@ -94,10 +98,10 @@ struct RealHomeAssistantBenchmark {
             }
             if !first.line.contains(change.expect) { problems.append("change \(index + 1): first call lacks \"\(change.expect)\"") }
             let set = change.updates.compactMap { session.ha.lastUpdated($0.entity) }.min()
-            if let set { fromState.append(first.receivedAt.timeIntervalSince(set)) }
-            fromRequest.append(first.receivedAt.timeIntervalSince(requested))
+            if let set { fromState.append(first.firedAt.timeIntervalSince(set)) }
+            fromRequest.append(first.firedAt.timeIntervalSince(requested))
         }
-        try session.idle(0.7)
+        try session.idle(0.7, every: Self.quietPoll)
         starts.append(session.log.lines.count)
         changes = script.count
         multiEntityChanges = script.filter { $0.updates.count > 1 }.count
@@ -145,10 +149,10 @@ struct RealHomeAssistantBenchmark {
             }
             try session.ha.waitReady()
             try session.idle(1)
-            let before = session.ha.calls().count
+            let before = session.callsSoFar()
             try session.set([(progress, String(10 * round))])
             if let call = try session.waitForCall(after: before, seconds: 10), let set = session.ha.lastUpdated(progress) {
-                afterRestart.append(call.receivedAt.timeIntervalSince(set))
+                afterRestart.append(call.firedAt.timeIntervalSince(set))
             } else {
                 problems.append("restart \(round): the change after it made no call within 10 s")
             }
@@ -160,11 +164,13 @@ struct RealHomeAssistantBenchmark {
         let ha: RealHomeAssistant
         let service: ChildProcess
         let log: LogTail
+        let calls: SupernotifyCallLog
 
-        init(ha: RealHomeAssistant, service: ChildProcess, log: LogTail) {
+        init(ha: RealHomeAssistant, service: ChildProcess, log: LogTail, calls: SupernotifyCallLog) {
             self.ha = ha
             self.service = service
             self.log = log
+            self.calls = calls
         }
 
         /// One `home_connect.set_state` setting the entities in this order.
@@ -175,25 +181,33 @@ struct RealHomeAssistantBenchmark {
             }
         }
 
-        /// Reads the log every millisecond for `seconds`.
-        func idle(_ seconds: Double) throws(BenchError) {
+        /// Reads the log every `every` seconds (every millisecond by default, where the
+        /// moment a line is read is what is measured) for `seconds`.
+        func idle(_ seconds: Double, every: Double = 0.001) throws(BenchError) {
             let timer = Stopwatch()
             while timer.seconds < seconds {
                 try alive()
                 log.read()
-                usleep(1_000)
+                usleep(useconds_t(every * 1_000_000))
             }
         }
 
-        /// The first call recorded after the first `after`, waiting up to `seconds`.
-        func waitForCall(after: Int, seconds: Double) throws(BenchError) -> (receivedAt: Date, line: String)? {
+        /// How many calls HA has recorded by now.
+        func callsSoFar() -> Int {
+            calls.read()
+            return calls.calls.count
+        }
+
+        /// The first call recorded after the first `after`, waiting up to `seconds`. The
+        /// call's time is HA's, so reading every 5 ms measures nothing less exactly.
+        func waitForCall(after: Int, seconds: Double) throws(BenchError) -> SupernotifyCallLog.Call? {
             let timer = Stopwatch()
             while timer.seconds < seconds {
                 try alive()
                 log.read()
-                let calls = ha.calls()
-                if calls.count > after { return calls[after] }
-                usleep(1_000)
+                calls.read()
+                if calls.calls.count > after { return calls.calls[after] }
+                usleep(useconds_t(RealHomeAssistantBenchmark.quietPoll * 1_000_000))
             }
             return nil
         }

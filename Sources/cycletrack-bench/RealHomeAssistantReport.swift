@@ -1,14 +1,18 @@
 /// The real-HA phase's table, with the targets of issue 18 (docs/BENCHMARK.md).
 extension RealHomeAssistantBenchmark {
     static let latencyTarget = 0.050
+    /// Issue 31's target for a service beside HA on a quiet machine: p95 at most 5 ms.
+    static let quietLatencyTarget = 0.005
     static let backTarget = 2.0
 
     var text: String {
         var table = PlainTable(["real Home Assistant \(RealHomeAssistant.version), events mode", "value", "target", "result"])
         let p95 = Summary.percentile(fromState, 95) ?? .infinity
-        table.rows.append(["state change (HA's last_updated) → Supernotify call in HA", Self.spread(fromState), "p95 < 50 ms",
+        table.rows.append(["state_changed → call_service (HA's time_fired of each)", Self.spread(fromState), "p95 < 50 ms",
                            p95 < Self.latencyTarget ? "ok" : "missed"])
-        table.rows.append(["set_state sent by the benchmark → Supernotify call in HA", Self.spread(fromRequest), "-", "-"])
+        table.rows.append(["  the same, on a quiet machine (load average < 1)", "p95 \(Summary.fixed(p95 * 1000, 1)) ms", "p95 ≤ 5 ms",
+                           p95 <= Self.quietLatencyTarget ? "ok" : "missed"])
+        table.rows.append(["set_state sent by the benchmark → call_service", Self.spread(fromRequest), "-", "-"])
         table.rows.append(["changes, of them setting 2 entities (one action, entity by entity)",
                            "\(changes), \(multiEntityChanges)", "-", "-"])
         table.rows.append(["changes that made other than one observation",

@@ -88,7 +88,7 @@ import Testing
                     switch action {
                     case .send(let text): sent.append(text)
                     case .subscribed(let version): subscribed = version
-                    case .deliver(.states(let states)): believed.merge(states) { _, new in new }
+                    case .deliver(.states(let states, _)): believed.merge(states) { _, new in new }
                     case .deliver: break
                     case .fail(let error): Issue.record("the session failed on \(text): \(error)")
                     }
@@ -123,7 +123,7 @@ import Testing
             case .fromHomeAssistant(let text) where !Self.isPingOrPong(text):
                 for case .deliver(let event) in session.receive(text, at: .seconds(1)) { delivered.append(event) }
             case .checkpoint(let name, _):
-                batchesByStep[name] = delivered.map { if case .states = $0 { .states([:]) } else { $0 } }
+                batchesByStep[name] = delivered.map { if case .states(_, let ends) = $0 { .states([:], endsBatch: ends) } else { $0 } }
                 delivered = []
             default:
                 break
@@ -133,7 +133,7 @@ import Testing
         let steps = batchesByStep.filter { $0.key != "subscribed, the initial states" }
         #expect(steps.count >= 8)
         for (name, events) in steps.sorted(by: { $0.key < $1.key }) {
-            #expect(events == [.states([:]), .batchEnded], "\(name): \(events)")
+            #expect(events == [.states([:], endsBatch: true)], "\(name): \(events)")
         }
     }
 
@@ -162,7 +162,7 @@ import Testing
         let shown = try #require(last)
         var believed: [String: EntityState?] = [:]
         for try await event in socket.events {
-            if case .states(let states) = event { believed.merge(states) { _, new in new } }
+            if case .states(let states, _) = event { believed.merge(states) { _, new in new } }
             if Self.matches(believed, shown) { break }
         }
         socket.close()

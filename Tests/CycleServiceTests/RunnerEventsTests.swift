@@ -27,7 +27,7 @@ import Testing
 
     private func start(
         _ standIn: HomeAssistantStandIn, events: ScriptedEvents, fixture: StoreFixture, capture: LogCapture,
-        appliances: [TrackedAppliance]? = nil, poll: Double = 3600,
+        appliances: [TrackedAppliance]? = nil, poll: Double = 3600, burstWaitSeconds: Double? = nil,
         rediscover: (@Sendable () async -> [TrackedAppliance]?)? = nil
     ) throws -> (Runner, Task<Void, Never>) {
         let gateway = HomeAssistantGateway(client: HomeAssistantClient(baseURL: standIn.baseURL, token: standIn.token, http: HTTPClient()))
@@ -37,6 +37,10 @@ import Testing
         options.retryEventsSeconds = 0.5
         options.registryDebounceSeconds = 0.05
         options.eventSettleSeconds = 0.05
+        if let burstWaitSeconds {
+            options.eventSettleSeconds = burstWaitSeconds
+            options.eventQuietSeconds = burstWaitSeconds
+        }
         let runner = try Runner(appliances: appliances ?? [tracked], databasePath: fixture.path(), sourceName: .run,
                                 options: options, source: gateway, sink: gateway, events: events, clock: SystemClock(),
                                 log: capture.log, rediscover: rediscover)
@@ -69,6 +73,31 @@ import Testing
         #expect(await runner.polls == 1)
         #expect(capture.count("events_connected") == 1)
         #expect(events.lastEntities == ["sensor.dw_operation_state", "sensor.dw_progress"])
+    }
+
+    /// HA coalesces: each message is all it wrote in one turn, one event that ends the
+    /// burst. With the quiet wait and the cap an hour long, only that end can make the
+    /// runner act: the states before it (a message that didn't end a batch) join the
+    /// same observation, and the call goes out at once.
+    @Test func aBurstEndsWhenHomeAssistantSaysItsBatchEnded() async throws {
+        let fixture = try StoreFixture()
+        let standIn = try HomeAssistantStandIn()
+        dishwasher(standIn, "ready")
+        let capture = LogCapture()
+        let events = ScriptedEvents()
+        let (runner, task) = try start(standIn, events: events, fixture: fixture, capture: capture, burstWaitSeconds: 3600)
+        try await until("the full read") { await runner.polls == 1 }
+        dishwasher(standIn, "run", progress: "12")
+        events.send(.states(["sensor.dw_operation_state": EntityState(state: "run", unit: nil)]))
+        events.send(.states(["sensor.dw_progress": EntityState(state: "12", unit: "%")], endsBatch: true))
+        try await until("the start") { standIn.notifyCalls.count == 1 }
+        dishwasher(standIn, "run", progress: "60")
+        events.send(.states(["sensor.dw_progress": EntityState(state: "60", unit: "%")], endsBatch: true))
+        try await until("the update at 60 %") { standIn.notifyCalls.count == 2 }
+        task.cancel()
+        await task.value
+        #expect(capture.count("changed") == 2, "one observation per batch: \(capture.all.filter { $0.contains("event=changed") })")
+        #expect(standIn.notifyCalls.last?.body.contains("60") == true, "the update shows the batch's progress")
     }
 
     @Test func aLostSubscriptionIsTakenUpAgainWithAFullRead() async throws {

@@ -117,6 +117,10 @@ struct HomeAssistantEnvironmentTests {
         #expect(calls[0].failure == nil)
         let received = try #require(calls[0].receivedDate)
         #expect(received.timeIntervalSince(before) > -5 && received.timeIntervalSinceNow < 5)
+        // The call_service event's time, which the benchmark measures to: fired before
+        // the handler ran (received_at is cut to the millisecond).
+        let fired = try #require(calls[0].callFiredDate, "call_fired_at: \(calls[0].callFiredAt ?? "none")")
+        #expect(fired <= received.addingTimeInterval(0.001) && received.timeIntervalSince(fired) < 1)
 
         try ha.setSupernotifyFailure(.invalid)
         #expect(try await ha.callService("supernotify", "notify", ["title": "x", "message": "y"]).status == 400)

@@ -42,15 +42,14 @@ struct HomeAssistantWebSocketTests {
         return nil
     }
 
-    /// The next states, and that HA ended their batch right after (it coalesces its
-    /// messages, asked with `supported_features` after subscribing). A batch's end before
-    /// them is the initial states' (when HA took the request before sending those).
+    /// The next states, and that they end HA's batch (it coalesces its messages, asked
+    /// with `supported_features` after subscribing): returned without that mark.
     private func nextChange(_ events: inout AsyncThrowingStream<HomeAssistantWebSocket.Event, any Error>.Iterator) async throws
         -> HomeAssistantWebSocket.Event? {
-        var change = try await events.next()
-        while change == .batchEnded { change = try await events.next() }
-        #expect(try await events.next() == .batchEnded, "HA \(HomeAssistantProcess.version) ends the batch of \(String(describing: change))")
-        return change
+        let change = try await events.next()
+        guard case .states(let states, let endsBatch) = change else { return change }
+        #expect(endsBatch, "HA \(HomeAssistantProcess.version) ends the batch of \(states)")
+        return .states(states)
     }
 
     @Test func subscribesAndDeliversInitialStatesThenEveryChangeOfATrackedEntity() async throws {
@@ -59,7 +58,7 @@ struct HomeAssistantWebSocketTests {
         #expect(socket.haVersion == HomeAssistantProcess.version)
         var events = socket.events.makeAsyncIterator()
         let first = try await events.next()
-        guard case .states(let initial) = first else {
+        guard case .states(let initial, _) = first else {
             Issue.record("expected the initial states, got \(String(describing: first))")
             return
         }
@@ -105,15 +104,17 @@ struct HomeAssistantWebSocketTests {
         let (status, _) = try await ha.request("DELETE", "/api/config/config_entries/entry/\(entryID)")
         #expect(status == 200)
         var seen: [HomeAssistantWebSocket.Event] = []
+        // HA coalesces: the removal is a batch of its own.
+        let removed = HomeAssistantWebSocket.Event.states([Self.operationState: nil], endsBatch: true)
         while !(seen.contains(.registryUpdated(.entity, action: "remove"))
                 && seen.contains(.registryUpdated(.device, action: "remove"))
-                && seen.contains(.states([Self.operationState: nil]))) {
+                && seen.contains(removed)) {
             guard let event = try await events.next() else { break }
             seen.append(event)
         }
         #expect(seen.contains(.registryUpdated(.entity, action: "remove")), "\(seen)")
         #expect(seen.contains(.registryUpdated(.device, action: "remove")), "\(seen)")
-        #expect(seen.contains(.states([Self.operationState: nil])), "\(seen)")
+        #expect(seen.contains(removed), "\(seen)")
         socket.close()
     }
 
@@ -149,7 +150,7 @@ struct HomeAssistantWebSocketTests {
         try await ha.start()
         let again = try await connect()
         var more = again.events.makeAsyncIterator()
-        guard case .states(let states) = try await more.next() else {
+        guard case .states(let states, _) = try await more.next() else {
             Issue.record("expected the initial states after the reconnect")
             return
         }

@@ -113,16 +113,16 @@ import Testing
 
     @Test func whereHomeAssistantCoalescesAMessageIsOneBatch() {
         var session = Self.coalescing()
-        // Two state changes HA wrote in one turn: one delivery, then the batch's end.
+        // Two state changes HA wrote in one turn: one delivery, which ends the batch.
         let two = #"[{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"s":"run","lc":2}}}}},"#
             + #"{"id":1,"type":"event","event":{"a":{"sensor.gone":{"s":"5","a":{}}}}}]"#
         #expect(session.receive(two, at: .seconds(2)) == [
-            .deliver(.states([Self.op: EntityState(state: "run", deviceClass: "enum"), "sensor.gone": EntityState(state: "5")])),
-            .deliver(.batchEnded),
+            .deliver(.states([Self.op: EntityState(state: "run", deviceClass: "enum"), "sensor.gone": EntityState(state: "5")],
+                             endsBatch: true)),
         ])
         // A message alone (HA had one queued) is a batch too.
         #expect(session.receive(#"{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"s":"pause","lc":3}}}}}"#, at: .seconds(3))
-            == [.deliver(.states([Self.op: EntityState(state: "pause", deviceClass: "enum")])), .deliver(.batchEnded)])
+            == [.deliver(.states([Self.op: EntityState(state: "pause", deviceClass: "enum")], endsBatch: true))])
         // A message without a state change (a pong) ends nothing.
         #expect(session.receive(#"[{"id":9,"type":"pong"},{"id":1,"type":"event","event":{"c":{"sensor.op":{"+":{"lu":4}}}}}]"#, at: .seconds(4)) == [])
     }

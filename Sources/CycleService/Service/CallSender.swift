@@ -105,10 +105,11 @@ final class CallSender {
                                            "reason": "the store refused to record it as sending for too long"])
             return true
         }
+        let result = await sink.notify(CallRequest(applianceID: call.applianceID, kind: call.kind, body: call.body))
+        // After the call, not before: building the line must not delay it.
         if log.enabled(.debug) {
             log.debug("call_body", ["json": CallLine.jsonl(at: call.at, kind: call.kind, body: call.body)])
         }
-        let result = await sink.notify(CallRequest(applianceID: call.applianceID, kind: call.kind, body: call.body))
         if let status = result.status { tokenVerdicts.append(status != 401) }
         let finished = clock.now()
         let error = result.error?.description ?? "HTTP \(result.status.map(String.init) ?? "-")"

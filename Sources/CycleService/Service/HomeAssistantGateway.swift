@@ -34,9 +34,8 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
             do {
                 for try await event in socket.events {
                     switch event {
-                    case .states(let states): continuation.yield(.states(states))
+                    case .states(let states, let endsBatch): continuation.yield(.states(states, endsBatch: endsBatch))
                     case .registryUpdated: continuation.yield(.registryChanged)
-                    case .batchEnded: continuation.yield(.batchEnded)
                     }
                 }
                 continuation.finish(throwing: SourceFailure("\(socket.url) closed"))

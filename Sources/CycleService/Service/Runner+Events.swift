@@ -103,19 +103,15 @@ extension Runner {
     // MARK: Events from Home Assistant
 
     /// Merges new states into what HA showed last; the burst they belong to ends when HA
-    /// says it sent all it wrote together (`batchEnded`), else when HA goes quiet (or the
-    /// appliances they touched are complete).
+    /// says they are all it wrote together (`endsBatch`: at once, not after a quiet
+    /// wait), else when HA goes quiet (or the appliances they touched are complete).
     func deliver(_ event: SourceEvent) {
         switch event {
-        case .states(let states):
+        case .states(let states, let endsBatch):
             let changed = feed.shown.deliver(states)
-            guard !changed.isEmpty else { return }
-            feed.burst.arrived(changed, at: parts.clock.now(), completing: completesAppliances)
-            if let due = feed.burst.due { wake(for: due) }
-        case .batchEnded:
-            // HA sent all it wrote together: the burst is whole now, not after a quiet wait.
-            guard feed.burst.due != nil else { return }
-            feed.burst.ended(at: parts.clock.now())
+            let now = parts.clock.now()
+            if !changed.isEmpty { feed.burst.arrived(changed, at: now, completing: completesAppliances) }
+            if endsBatch { feed.burst.ended(at: now) }
             if let due = feed.burst.due { wake(for: due) }
         case .registryChanged:
             guard parts.rediscover != nil else { return }

@@ -4,10 +4,9 @@ import HomeAssistantAPI
 public enum SourceEvent: Sendable, Equatable {
     /// New states of followed entities, to merge into what the runner knows (nil: the
     /// entity no longer exists). The first one after subscribing holds every entity.
-    case states([String: EntityState?])
+    /// `endsBatch`: they are all HA wrote together, so a burst that holds them has ended
+    /// (HA's coalesced messages, `HomeAssistantSession`).
+    case states([String: EntityState?], endsBatch: Bool = false)
     /// Entities or devices were added, removed or changed: discovery should run again.
     case registryChanged
-    /// The states delivered since the last one are all HA wrote together: a burst
-    /// that holds them has ended (HA's coalesced messages, `HomeAssistantSession`).
-    case batchEnded
 }

@@ -474,7 +474,8 @@ final class HomeAssistantProcess: @unchecked Sendable {
                 throw HomeAssistantTestError("supernotify_calls.jsonl line \(index + 1) is not a call record")
             }
             return RecordedSupernotifyCall(receivedAt: received, data: data, failure: record["failure"] as? String,
-                                           delivered: record["delivered"] as? Bool ?? (record["failure"] is NSNull))
+                                           delivered: record["delivered"] as? Bool ?? (record["failure"] is NSNull),
+                                           callFiredAt: record["call_fired_at"] as? String)
         }
     }
 

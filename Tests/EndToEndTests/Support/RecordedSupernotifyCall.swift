@@ -1,4 +1,5 @@
 import Foundation
+import CycleCore
 
 
 /// One `supernotify.notify` call as the stand-in recorded it.
@@ -12,12 +13,17 @@ struct RecordedSupernotifyCall: @unchecked Sendable {
     /// Whether it reached the phone: not failed, and not suppressed as a duplicate of one
     /// delivered before (Supernotify's duplicate detection; `force_resend` bypasses it).
     let delivered: Bool
+    /// The `time_fired` of the `call_service` event HA fired for it (microseconds), what
+    /// the benchmark measures to; nil when HA fired none.
+    var callFiredAt: String?
 
     var receivedDate: Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: receivedAt)
     }
+
+    var callFiredDate: Date? { callFiredAt.flatMap(ISOTime.parse) }
 
     /// `data` as JSON with sorted keys, for exact comparisons.
     var canonicalData: String { canonicalJSON(data) }

@@ -60,7 +60,7 @@ final class SubscribeEntitiesRecorder {
                     try connection.send(text: text)
                 case .subscribed(let version):
                     haVersion = version
-                case .deliver(.states(let states)):
+                case .deliver(.states(let states, _)):
                     believed.merge(states) { _, new in new }
                 case .deliver:
                     break

@@ -16,8 +16,8 @@ import FoundationEssentials
 /// message when the client asked for `coalesce_messages` (`websocket_api/http.py`, the
 /// writer; `commands.py`, `supported_features`): a JSON array of the messages, or the one
 /// message alone. An integration sets an appliance's entities in one callback (one turn),
-/// so one message holds all of that change, and its end says so (`.batchEnded`): the
-/// runner need not wait for more. Without it, nothing tells the last state of a change
+/// so one message holds all of that change, delivered as one `.states` event that says
+/// so (`endsBatch`): the runner need not wait for more, nor take two events for it. Without it, nothing tells the last state of a change
 /// from one that more will follow, and the runner waits for HA to be quiet.
 ///
 /// ## Why `subscribe_entities`
@@ -164,13 +164,13 @@ struct HomeAssistantSession {
     }
 
     /// The `.states` deliveries of one WebSocket message as one, where the first was,
-    /// followed by `.batchEnded`.
+    /// ending the batch.
     static func batching(_ actions: [Action]) -> [Action] {
         var merged: [String: EntityState?] = [:]
         var at: Int?
         var rest: [Action] = []
         for action in actions {
-            if case .deliver(.states(let states)) = action {
+            if case .deliver(.states(let states, _)) = action {
                 merged.merge(states) { _, later in later }
                 if at == nil { at = rest.count }
             } else {
@@ -178,8 +178,7 @@ struct HomeAssistantSession {
             }
         }
         guard let at else { return actions }
-        rest.insert(.deliver(.states(merged)), at: at)
-        rest.insert(.deliver(.batchEnded), at: at + 1)
+        rest.insert(.deliver(.states(merged, endsBatch: true)), at: at)
         return rest
     }
 

@@ -6,17 +6,18 @@ extension HomeAssistantWebSocket {
         /// entity HA doesn't have), exactly what ``HomeAssistantClient/states(of:)``
         /// answers; later ones hold only entities whose state, unit or device class
         /// changed, and nil for one that was removed.
-        case states([String: EntityState?])
+        ///
+        /// `endsBatch`: these are every state HA had ready to send at once, all that
+        /// HA's last turn wrote (what one action, one event of the appliance's
+        /// integration, set together), so nothing more of that change follows. True
+        /// only where HA coalesces its messages (`supported_features`, asked for on
+        /// every connection): then each WebSocket message is everything HA queued in one
+        /// turn of its event loop, delivered as one event.
+        case states([String: EntityState?], endsBatch: Bool = false)
         /// HA fired `entity_registry_updated` or `device_registry_updated`: entities or
         /// devices were added, removed or changed, so discovery should run again.
         /// `action` is HA's (`create`, `remove`, `update`), when it sent one.
         case registryUpdated(Registry, action: String?)
-        /// Every state HA had ready to send at once has arrived: the `.states` just
-        /// delivered are all that HA's last turn wrote (what one action, one event of the
-        /// appliance's integration, set together). Delivered only where HA coalesces its
-        /// messages (`supported_features`, asked for on every connection): then each
-        /// WebSocket message is everything HA queued in one turn of its event loop.
-        case batchEnded
     }
 
     /// Which of HA's registries changed.

@@ -10,8 +10,12 @@ action refuses it: HA answers 400 and logs why. Validation never changes the dat
 what is recorded is what was sent: each accepted call is appended as one JSON line to
 ``<config dir>/supernotify_calls.jsonl``:
 
-    {"received_at": "<ISO 8601 UTC>", "data": {<the call's data>}, "failure": null,
-     "delivered": true, "suppressed": null}
+    {"received_at": "<ISO 8601 UTC>", "call_fired_at": "<ISO 8601 UTC>",
+     "data": {<the call's data>}, "failure": null, "delivered": true, "suppressed": null}
+
+``received_at`` is when the handler ran (milliseconds); ``call_fired_at`` is the
+``time_fired`` of the ``call_service`` event HA fired as it started the call
+(microseconds; null if HA fired none), which cycletrack's benchmark measures to.
 
 Duplicate detection as Supernotify documents it (docs/configuration/dupe_detection.md, the
 default policy ``dupe_policy_message_title_same_or_lower_priority``; messages fingerprinted
@@ -50,7 +54,8 @@ import time
 
 import voluptuous as vol  # on HA 2026.x this is probatio, which HA installs under this name
 
-from homeassistant.core import HomeAssistant, ServiceCall, ServiceResponse, SupportsResponse
+from homeassistant.const import EVENT_CALL_SERVICE
+from homeassistant.core import Event, HomeAssistant, ServiceCall, ServiceResponse, SupportsResponse, callback
 from homeassistant.exceptions import HomeAssistantError
 import homeassistant.helpers.config_validation as cv
 from homeassistant.helpers.typing import ConfigType
@@ -149,8 +154,23 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
     # fingerprint -> (when delivered, its priority)
     delivered: dict[tuple[str, str], tuple[float, int]] = {}
 
+    # context id -> time_fired of the call_service event HA fired for a notify call.
+    fired: dict[str, float] = {}
+
+    @callback
+    def call_fired(event: Event) -> None:
+        # A callback listener runs as HA fires the event, before the action's handler.
+        if event.data.get("domain") == DOMAIN and event.data.get("service") == "notify":
+            stamp = getattr(event, "time_fired_timestamp", None)
+            fired[event.context.id] = stamp if stamp is not None else event.time_fired.timestamp()
+
+    hass.bus.async_listen(EVENT_CALL_SERVICE, call_fired)
+
     async def notify(call: ServiceCall) -> None:
         received_at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        fired_at = fired.pop(call.context.id, None)
+        call_fired_at = (None if fired_at is None
+                         else datetime.fromtimestamp(fired_at, timezone.utc).isoformat(timespec="microseconds"))
         failure = await hass.async_add_executor_job(_read_failure, fail_path)
         data = dict(call.data)
         suppressed = None
@@ -162,7 +182,7 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
                 suppressed = "duplicate"
             else:
                 delivered[key] = (now, priority)
-        record = {"received_at": received_at, "data": data, "failure": failure,
+        record = {"received_at": received_at, "call_fired_at": call_fired_at, "data": data, "failure": failure,
                   "delivered": failure is None and suppressed is None, "suppressed": suppressed}
         line = json.dumps(record, ensure_ascii=False, default=str)
         await hass.async_add_executor_job(_append, calls_path, line)

@@ -1,0 +1,63 @@
+import CycleCore
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Follows the `supernotify_calls.jsonl` the Supernotify stand-in in HA appends to, as it
+/// grows: each read takes only the lines written since the last, so waiting on it
+/// costs a `read(2)` that finds nothing (the benchmark must not load the two cores it
+/// measures on).
+///
+/// Each call carries HA's own times: `call_fired_at`, the `time_fired` of the
+/// `call_service` event HA fired for it (microseconds; HA fires it as it starts the
+/// call, before the action's handler runs), and `received_at`, when the handler ran
+/// (milliseconds).
+final class SupernotifyCallLog {
+    struct Call {
+        /// The `call_service` event's `time_fired`; `received_at` where the line has none.
+        var firedAt: Date
+        var line: String
+    }
+
+    private let path: String
+    private var descriptor: Int32 = -1
+    private var partial: [UInt8] = []
+    private(set) var calls: [Call] = []
+
+    init(path: String) { self.path = path }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Reads what was appended since the last call; returns how many calls it added.
+    @discardableResult
+    func read() -> Int {
+        if descriptor < 0 { descriptor = open(path, O_RDONLY) }
+        guard descriptor >= 0 else { return 0 }
+        let before = calls.count
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            for byte in buffer[0..<count] {
+                guard byte == UInt8(ascii: "\n") else {
+                    partial.append(byte)
+                    continue
+                }
+                if let call = Self.call(String(decoding: partial, as: UTF8.self)) { calls.append(call) }
+                partial.removeAll(keepingCapacity: true)
+            }
+        }
+        return calls.count - before
+    }
+
+    static func call(_ line: String) -> Call? {
+        struct Record: Decodable {
+            var received_at: String
+            var call_fired_at: String?
+        }
+        guard let record = try? JSONDecoder().decode(Record.self, from: Data(line.utf8)),
+              let at = ISOTime.parse(record.call_fired_at ?? record.received_at) else { return nil }
+        return Call(firedAt: at, line: line)
+    }
+}
