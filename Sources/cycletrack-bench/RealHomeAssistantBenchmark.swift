@@ -39,6 +39,8 @@ struct RealHomeAssistantBenchmark {
     var afterRestart: [Double] = []
     var loads: [String] = []
     var exitStatus: ChildProcess.Status?
+    /// The one-minute load average as the changes began: the quiet target is judged below 1.
+    var loadAtStart: Double?
     /// How often the benchmark looks at the files while a change is under way.
     static let quietPoll = 0.005
 
@@ -69,6 +71,7 @@ struct RealHomeAssistantBenchmark {
         let (subscribed, _) = try session.waitFor(["event=events_connected", "event=polled"], from: 0, seconds: 60)
 
         result.loads.append("latency start: " + MachineLoad.now())
+        result.loadAtStart = MachineLoad.oneMinute()
         var rng = SplitMix64(seed: seed ^ 0x4EA1)
         try result.measureChanges(LatencyScript(appliance: appliance, runningChanges: count).changes, session, &rng)
         result.loads.append("latency end: " + MachineLoad.now())
@@ -242,6 +245,12 @@ struct RealHomeAssistantBenchmark {
 
 /// `uptime`'s load averages, from /proc/loadavg.
 enum MachineLoad {
+    /// The one-minute load average, nil when /proc can't say.
+    static func oneMinute() -> Double? {
+        guard let data = FileManager.default.contents(atPath: "/proc/loadavg") else { return nil }
+        return String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap { Double($0) }
+    }
+
     static func now() -> String {
         guard let data = FileManager.default.contents(atPath: "/proc/loadavg") else { return "load unknown" }
         let fields = String(decoding: data, as: UTF8.self).split(separator: " ").prefix(3)

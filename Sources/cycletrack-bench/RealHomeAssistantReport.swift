@@ -10,8 +10,10 @@ extension RealHomeAssistantBenchmark {
         let p95 = Summary.percentile(fromState, 95) ?? .infinity
         table.rows.append(["state_changed → call_service (HA's time_fired of each)", Self.spread(fromState), "p95 < 50 ms",
                            p95 < Self.latencyTarget ? "ok" : "missed"])
-        table.rows.append(["  the same, on a quiet machine (load average < 1)", "p95 \(Summary.fixed(p95 * 1000, 1)) ms", "p95 ≤ 5 ms",
-                           p95 <= Self.quietLatencyTarget ? "ok" : "missed"])
+        let quiet = isQuiet
+        table.rows.append(["  the same, on a quiet machine (load average < 1 as the changes began)",
+                           quiet ? "p95 \(Summary.fixed(p95 * 1000, 1)) ms" : "load \(loadAtStart.map { Summary.fixed($0, 2) } ?? "unknown")",
+                           "p95 ≤ 5 ms", quiet ? (p95 <= Self.quietLatencyTarget ? "ok" : "missed") : "not judged"])
         table.rows.append(["set_state sent by the benchmark → call_service", Self.spread(fromRequest), "-", "-"])
         table.rows.append(["changes, of them setting 2 entities (one action, entity by entity)",
                            "\(changes), \(multiEntityChanges)", "-", "-"])
@@ -38,9 +40,13 @@ extension RealHomeAssistantBenchmark {
 
     /// Every target met.
     var met: Bool {
-        (Summary.percentile(fromState, 95) ?? .infinity) < Self.latencyTarget && burstProblems.isEmpty && problems.isEmpty
+        let p95 = Summary.percentile(fromState, 95) ?? .infinity
+        return p95 < Self.latencyTarget && (!isQuiet || p95 <= Self.quietLatencyTarget) && burstProblems.isEmpty && problems.isEmpty
             && max(restartBack.max() ?? 0, youngRestartBack ?? 0) < Self.backTarget && exitStatus == .exited(0)
     }
+
+    /// The machine was quiet as the changes began: the one-minute load average under 1.
+    var isQuiet: Bool { loadAtStart.map { $0 < 1 } ?? false }
 
     private static func spread(_ values: [Double]) -> String {
         guard !values.isEmpty else { return "none" }
