@@ -7,7 +7,7 @@ import Testing
 /// `check`'s `http` row (issue 31, item 7): whether `run` can serve the history page and
 /// the local API where the configuration says, found out before `run` tries.
 @Suite struct CheckLocalServerTests {
-    static func row(port: Int) async throws -> CheckCommand.PeopleRow {
+    static func row(port: Int) async throws -> CheckCommand.Row {
         var config = Configuration(source: "test")
         config.httpListen = "127.0.0.1"
         config.httpPort = port

@@ -17,7 +17,7 @@ import Testing
         let config = try ConfigurationLoader.parse(Data(Self.config.utf8), file: "c.json")
         let states: [String: EntityState?] = ["person.alice": EntityState(state: "home"), "person.bob": Optional<EntityState>.none]
         let rows = CheckCommand.presenceRows(config.delivery.people, states: states)
-        #expect(rows == [CheckCommand.PeopleRow]([
+        #expect(rows == [CheckCommand.Row]([
             .init(check: "  person.alice", ok: true, detail: "person.alice = home"),
             .init(check: "  person.bob", ok: false, detail: "person.bob (people[1].entity) does not exist in Home Assistant"),
         ]))

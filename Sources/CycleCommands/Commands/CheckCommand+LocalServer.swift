@@ -7,21 +7,21 @@ import ServiceAPI
 /// integration's way in) where the configuration says. `run` doesn't start when it
 /// can't listen there, so this is found out before.
 extension CheckCommand {
-    func localServerRow(_ config: Configuration) async -> PeopleRow {
+    func localServerRow(_ config: Configuration) async -> Row {
         guard config.httpPort > 0 else {
-            return PeopleRow(check: "http", ok: nil, detail: "http.port is 0: no history page and no local API, so the integration can't connect")
+            return Row(check: "http", ok: nil, detail: "http.port is 0: no history page and no local API, so the integration can't connect")
         }
         let settings = HistoryServer.Settings(listen: config.httpListen, port: UInt16(clamping: config.httpPort))
         let shown = config.httpListen.contains(":") ? "[\(config.httpListen)]:\(config.httpPort)" : "\(config.httpListen):\(config.httpPort)"
         do {
             let probe = try HistoryServer(settings, respond: { _ in HistoryResponse(status: 503, body: "") })
             probe.stop()
-            return PeopleRow(check: "http", ok: true, detail: "\(shown) is free: run serves the history page and the local API there")
+            return Row(check: "http", ok: true, detail: "\(shown) is free: run serves the history page and the local API there")
         } catch {
             if await Self.cycletrackAnswers(listen: config.httpListen, port: config.httpPort) {
-                return PeopleRow(check: "http", ok: true, detail: "\(shown): a running cycletrack serves the history page and the local API")
+                return Row(check: "http", ok: true, detail: "\(shown): a running cycletrack serves the history page and the local API")
             }
-            return PeopleRow(check: "http", ok: false,
+            return Row(check: "http", ok: false,
                              detail: "\(error.description): run won't start, and the integration couldn't connect; free the port or set http.port")
         }
     }

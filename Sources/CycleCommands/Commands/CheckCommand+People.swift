@@ -8,36 +8,29 @@ import HomeAssistantAPI
 /// entity exists in Home Assistant, and the household's and each person's settings in
 /// effect with their source (config, api override, default), as for the appliances.
 extension CheckCommand {
-    /// One row of the report.
-    struct PeopleRow: Equatable {
-        var check: String
-        var ok: Bool?
-        var detail: String
-    }
-
     /// The people's rows, their entities read from Home Assistant and the API's changes
     /// from the history `run` uses.
-    func peopleRows(_ config: Configuration, client: HomeAssistantClient) async -> [PeopleRow] {
+    func peopleRows(_ config: Configuration, client: HomeAssistantClient) async -> [Row] {
         let people = config.delivery.people
         let database = environment["CYCLETRACK_DB"] ?? config.database ?? "cycletrack.sqlite"
         let stored = Self.storedHousehold(database)
-        var rows: [PeopleRow] = []
+        var rows: [Row] = []
         if !people.isEmpty {
             do {
                 rows += Self.presenceRows(people, states: try await client.states(of: people.map(\.entity)))
             } catch {
-                rows.append(PeopleRow(check: "people", ok: false, detail: error.description))
+                rows.append(Row(check: "people", ok: false, detail: error.description))
             }
         }
-        if let problem = stored.problem { rows.append(PeopleRow(check: "household settings", ok: nil, detail: "API changes not read (\(problem))")) }
+        if let problem = stored.problem { rows.append(Row(check: "household settings", ok: nil, detail: "API changes not read (\(problem))")) }
         return rows + Self.householdRows(config.delivery, overrides: stored.overrides)
     }
 
     /// One row per person: their entity and its state, or that Home Assistant has no such entity.
-    static func presenceRows(_ people: [PersonSettings], states: [String: EntityState?]) -> [PeopleRow] {
+    static func presenceRows(_ people: [PersonSettings], states: [String: EntityState?]) -> [Row] {
         people.enumerated().map { index, person in
             let found = states[person.entity] ?? nil
-            return PeopleRow(check: "  \(person.entity)", ok: found != nil,
+            return Row(check: "  \(person.entity)", ok: found != nil,
                              detail: found.map { "\(person.entity) = \($0.value)" }
                                  ?? "\(person.entity) (people[\(index)].entity) does not exist in Home Assistant")
         }
@@ -45,7 +38,7 @@ extension CheckCommand {
 
     /// The household's quiet hours and each person's kinds, quiet hours and language in
     /// effect, with their sources; none when neither the configuration nor the API set any.
-    static func householdRows(_ base: DeliverySettings, overrides: DeliveryOverrides) -> [PeopleRow] {
+    static func householdRows(_ base: DeliverySettings, overrides: DeliveryOverrides) -> [Row] {
         guard base.quietHours != nil || !base.people.isEmpty || overrides != DeliveryOverrides() else { return [] }
         let snapshot = HouseholdSnapshot(base: base, overrides: overrides)
         var rows = [row("quiet_hours", snapshot.settings, snapshot.sources, key: "quiet_hours")]
@@ -56,13 +49,13 @@ extension CheckCommand {
     }
 
     private static func row(_ check: String, _ settings: JSONObject, _ sources: [String: HouseholdSnapshot.Source],
-                            key: String) -> PeopleRow {
+                            key: String) -> Row {
         let source = switch sources[key] ?? .default {
         case .api: "api override"
         case .config: "config"
         case .default: "default"
         }
-        return PeopleRow(check: check, ok: true, detail: "\(settings[key]?.compactJSON() ?? "null") (\(source))")
+        return Row(check: check, ok: true, detail: "\(settings[key]?.compactJSON() ?? "null") (\(source))")
     }
 
     /// The household's settings stored in the history at `database`; none when there is

@@ -37,6 +37,13 @@ struct CheckCommand {
         self.environment = environment
     }
 
+    /// One row of the report, as the parts in other files give it.
+    struct Row: Equatable {
+        var check: String
+        var ok: Bool?
+        var detail: String
+    }
+
     /// The rows of the report: each item ok, failed, or not checked (nil: it can't be
     /// told from here, which fails nothing).
     private struct Report {
@@ -178,6 +185,8 @@ struct CheckCommand {
                                             overrides: stored.overrides[appliance.id] ?? ApplianceOverrides())
             for row in rows { report.add("  \(appliance.id).\(row.key)", ok: true, "\(row.value) (\(row.source))") }
         }
+        let inEffect = appliances.map { (stored.overrides[$0.id] ?? ApplianceOverrides()).applied(to: $0.settings) }
+        for row in Self.laundryRows(inEffect) { report.add(row.check, ok: row.ok, row.detail) }
         addLearnedPlugs(appliances, database: database, into: &report)
     }
 
