@@ -1,8 +1,5 @@
 import CycleCore
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Follows the `supernotify_calls.jsonl` the Supernotify stand-in in HA appends to, as it
 /// grows: each read takes only the lines written since the last, so waiting on it
@@ -20,34 +17,16 @@ final class SupernotifyCallLog {
         var line: String
     }
 
-    private let path: String
-    private var descriptor: Int32 = -1
-    private var partial: [UInt8] = []
+    private let file: AppendedLines
     private(set) var calls: [Call] = []
 
-    init(path: String) { self.path = path }
-
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    init(path: String) { file = AppendedLines(path: path) }
 
     /// Reads what was appended since the last call; returns how many calls it added.
     @discardableResult
     func read() -> Int {
-        if descriptor < 0 { descriptor = open(path, O_RDONLY) }
-        guard descriptor >= 0 else { return 0 }
         let before = calls.count
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
-            for byte in buffer[0..<count] {
-                guard byte == UInt8(ascii: "\n") else {
-                    partial.append(byte)
-                    continue
-                }
-                if let call = Self.call(String(decoding: partial, as: UTF8.self)) { calls.append(call) }
-                partial.removeAll(keepingCapacity: true)
-            }
-        }
+        file.read { line in if let call = Self.call(line) { calls.append(call) } }
         return calls.count - before
     }
 
