@@ -194,6 +194,25 @@ import Testing
         #expect(calls.last?.when == Int(minute(420).timeIntervalSince1970))
     }
 
+    /// Miele says the wait as `waiting_to_start` and its "Start in" sensor (`start_time`) in
+    /// minutes that HA shows in hours, as the real washing machine of HA core's tests has it
+    /// (`sensor.washing_machine_start_in`, unit h, 0.0 when no start is programmed).
+    @Test func aMieleWaitShowsFromItsStartInInHours() throws {
+        var settings = ApplianceSettings(id: "washer", name: "Washer")
+        settings.profile = .miele
+        var tracker = Self.tracker(programMinutes: 180, settings: settings)
+        var raw = states("waiting_to_start")
+        raw[.startIn] = "2.5"
+        let effects = tracker.observe(Observation(at: zero, raw: raw, units: [.startIn: "h"]), budget: DailyBudget(),
+                                      audience: Audience())
+        let call = try #require(Self.calls(effects).first, "a 2.5 h wait of a 3 h program shows at once")
+        #expect(call.message == "Washer starts at 10:30")
+        #expect(call.when == Int(minute(150).timeIntervalSince1970))
+        var none = DelayedStart()
+        none.take(Observation(at: zero, raw: [.startIn: "0.0"], units: [.startIn: "h"]), usual: { _ in nil })
+        #expect(none.startsAt == zero, "0.0 h: the start is now")
+    }
+
     @Test func aStartInThatDoesNotCountDownKeepsTheStartItFirstGave() {
         var wait = DelayedStart()
         let first = Self.waiting(zero, startsAt: minute(360))

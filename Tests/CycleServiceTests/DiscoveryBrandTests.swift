@@ -99,6 +99,7 @@ private let brandDiscovery = """
             .operationState: "sensor.waschmaschine_status", .program: "sensor.waschmaschine_programm",
             .phase: "sensor.waschmaschine_programmphase", .remainingTime: "sensor.waschmaschine_restzeit",
             .elapsedTime: "sensor.waschmaschine_verstrichene_zeit", .energy: "sensor.waschmaschine_energieverbrauch",
+            .startIn: "sensor.waschmaschine_startzeit",
         ])
         #expect(washer.units[.remainingTime] == "min")
     }

@@ -50,7 +50,7 @@ import Testing
     }
 
     // miele/sensor.py: `energy_forecast` is a percentage of the expected energy, not progress;
-    // `start_time` is the delay before a programmed start and `start` a timestamp.
+    // `start_time` is the delay before a programmed start (start_in) and `start` a timestamp.
     @Test func aMieleWasherTakesItsOwnKeysInAnyOrder() {
         let washer = [
             Self.miele("status", "in_use", deviceClass: "enum", options: Self.mieleStatus),
@@ -70,7 +70,7 @@ import Testing
             #expect(device?.entities == [
                 .operationState: "sensor.w_status", .program: "sensor.w_program_id",
                 .remainingTime: "sensor.w_remaining_time", .elapsedTime: "sensor.w_elapsed_time",
-                .finishTime: "sensor.w_finish", .door: "binary_sensor.w_door",
+                .finishTime: "sensor.w_finish", .door: "binary_sensor.w_door", .startIn: "sensor.w_start_time",
             ])
             #expect(device?.sources.values.allSatisfy { $0 == .table } == true)
         }

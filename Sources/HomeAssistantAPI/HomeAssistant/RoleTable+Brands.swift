@@ -49,8 +49,10 @@ extension RoleTable {
             row("miele", "energy_consumption", .energy, source: sensor),
             row("miele", "state_temperature_1", .temperature, match: .uniqueID, source: sensor),
             row("miele", "state_signal_door", .door, match: .uniqueID, domain: "binary_sensor", source: binary),
-            // "Start in": the delay before a programmed start, a duration; "Start": a timestamp.
-            none("start_time"), none("start"),
+            // "Start in": the delay before a programmed start, a duration (minutes, shown in
+            // hours), 0 when none: when a delayed start begins. "Start": a timestamp that is
+            // the run's start while it runs, so it is not taken.
+            row("miele", "start_time", .startIn, source: sensor), none("start"),
             // Percentages of the program's expected energy and water, not its progress.
             none("energy_forecast"), none("water_forecast"), none("water_consumption"),
             // The meat probe and the set temperatures are not the oven's temperature.
