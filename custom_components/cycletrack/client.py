@@ -26,6 +26,10 @@ class ServiceStopped(CannotConnect):
     """The service ended its event stream: it is stopping (a restart, an update)."""
 
 
+class ServiceUnreachable(CannotConnect):
+    """Nothing answers at the service's address: it is not running (or can't be reached)."""
+
+
 class InvalidAuth(CycletrackError):
     """The service refused the API key (401)."""
 
@@ -144,6 +148,8 @@ class CycletrackClient:
             ) as response:
                 await _raise_for_status(response)
                 return await response.json(content_type=None)
+        except aiohttp.ClientConnectorError as err:
+            raise ServiceUnreachable(f"{method} {self.base_url}{path}: {err!r}") from err
         except (aiohttp.ClientError, TimeoutError) as err:
             raise CannotConnect(f"{method} {self.base_url}{path}: {err!r}") from err
         except ValueError as err:

@@ -18,6 +18,7 @@ from .client import (
     CycletrackError,
     InvalidAuth,
     ServiceStopped,
+    ServiceUnreachable,
     StreamEvent,
 )
 from .const import DOMAIN, LOGGER, RECONNECT_FIRST_SECONDS, RECONNECT_MAX_SECONDS
@@ -102,10 +103,27 @@ class CycletrackCoordinator(DataUpdateCoordinator[ServiceState]):
                 LOGGER.warning("cycletrack refused the API key; asking to authenticate again")
                 self.config_entry.async_start_reauth(self.hass)
                 return
+            except CannotConnect as err:
+                # Cut rather than ended (a reset as the process exits): a stop all the same
+                # when nothing answers any more.
+                if await self._async_service_gone():
+                    self._async_stopped(ServiceStopped(f"{err}; nothing answers at {self.client.base_url}"))
+                else:
+                    self._async_lost(err)
             except (CycletrackError, ModelError, KeyError, TypeError, ValueError) as err:
                 self._async_lost(err)
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+
+    async def _async_service_gone(self) -> bool:
+        """Whether nothing answers at the service's address now (connection refused)."""
+        try:
+            await self.client.async_get_service()
+        except ServiceUnreachable:
+            return True
+        except CycletrackError:
+            return False
+        return False
 
     @callback
     def _async_stopped(self, err: ServiceStopped) -> None:

@@ -14,6 +14,8 @@ import copy
 import json
 from pathlib import Path
 import secrets
+import socket
+import struct
 from typing import Any
 import uuid
 
@@ -122,6 +124,7 @@ class ContractServer:
         self.on_announce: Callable[[], None] | None = None
         self.announce_error: tuple[int, str, str] | None = None
         self._streams: set[asyncio.Queue[tuple[str, Any] | None]] = set()
+        self._stream_transports: set[asyncio.BaseTransport] = set()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -160,6 +163,15 @@ class ContractServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def crash(self) -> None:
+        """Stop as a process cut off mid-stream does: each stream's connection reset, then nothing listens."""
+        for transport in list(self._stream_transports):
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            transport.abort()
+        await self.stop()
 
     # Driving it, as the service's own events would.
 
@@ -244,6 +256,8 @@ class ContractServer:
         queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
         queue.put_nowait(("snapshot", {"service": self.service, "appliances": list(self.appliances.values())}))
         self._streams.add(queue)
+        if request.transport is not None:
+            self._stream_transports.add(request.transport)
         self.service["integration_connected"] = True
         try:
             while (item := await queue.get()) is not None:
@@ -253,6 +267,8 @@ class ContractServer:
             pass
         finally:
             self._streams.discard(queue)
+            if request.transport is not None:
+                self._stream_transports.discard(request.transport)
         return response
 
     async def _page(self, request: web.Request) -> web.Response:

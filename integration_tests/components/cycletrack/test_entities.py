@@ -24,7 +24,7 @@ from homeassistant.helpers import device_registry as dr, entity_registry as er
 
 from .conftest import wait_until
 from .real_service import RealService
-from .service_under_test import ServiceUnderTest, read_appliance
+from .service_under_test import ServiceUnderTest, StandInService, read_appliance
 
 APPLIANCE_KEYS = {
     ("sensor", "cycle_state"),
@@ -244,6 +244,24 @@ async def test_unavailable_while_the_service_is_down(
     await service.start()
     await wait_until(hass, lambda: hass.states.get(state_id).state == "idle", "back")
     assert hass.states.get(pushes_id).state != STATE_UNAVAILABLE
+
+
+async def test_a_stream_cut_as_the_service_stops_is_a_stop_not_an_error(
+    hass: HomeAssistant, stand_in: StandInService, loaded_entry: MockConfigEntry, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The stream's connection reset as the service exits, then nothing listens: the same one warning, no error."""
+    state_id = entity_id(hass, stand_in, "sensor", stand_in.linked_appliance, "cycle_state")
+    assert hass.states.get(state_id).state == "idle"
+
+    await stand_in.server.crash()
+    await wait_until(hass, lambda: hass.states.get(state_id).state == STATE_UNAVAILABLE, "unavailable")
+    said = [r for r in caplog.records if r.name.startswith("custom_components.cycletrack")]
+    assert [r.getMessage() for r in said if r.levelno >= logging.WARNING] == [
+        (
+            f"cycletrack at {loaded_entry.runtime_data.coordinator.client.base_url} stopped; "
+            "its entities are unavailable until it is back"
+        )
+    ]
 
 
 async def test_unload(hass: HomeAssistant, loaded_entry: MockConfigEntry) -> None:
