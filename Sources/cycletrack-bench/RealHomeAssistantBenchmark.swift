@@ -247,13 +247,17 @@ struct RealHomeAssistantBenchmark {
 enum MachineLoad {
     /// The one-minute load average, nil when /proc can't say.
     static func oneMinute() -> Double? {
-        guard let data = FileManager.default.contents(atPath: "/proc/loadavg") else { return nil }
-        return String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap { Double($0) }
+        averages().first.flatMap { Double($0) }
     }
 
     static func now() -> String {
-        guard let data = FileManager.default.contents(atPath: "/proc/loadavg") else { return "load unknown" }
-        let fields = String(decoding: data, as: UTF8.self).split(separator: " ").prefix(3)
-        return "load average " + fields.joined(separator: ", ")
+        let fields = averages()
+        return fields.isEmpty ? "load unknown" : "load average " + fields.joined(separator: ", ")
+    }
+
+    /// The 1-, 5- and 15-minute averages as /proc/loadavg writes them; none when it can't be read.
+    private static func averages() -> [Substring] {
+        guard let data = FileManager.default.contents(atPath: "/proc/loadavg") else { return [] }
+        return Array(String(decoding: data, as: UTF8.self).split(separator: " ").prefix(3))
     }
 }

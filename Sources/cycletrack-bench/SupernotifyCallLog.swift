@@ -22,12 +22,9 @@ final class SupernotifyCallLog {
 
     init(path: String) { file = AppendedLines(path: path) }
 
-    /// Reads what was appended since the last call; returns how many calls it added.
-    @discardableResult
-    func read() -> Int {
-        let before = calls.count
+    /// Takes the calls appended since the last read.
+    func read() {
         file.read { line in if let call = Self.call(line) { calls.append(call) } }
-        return calls.count - before
     }
 
     static func call(_ line: String) -> Call? {

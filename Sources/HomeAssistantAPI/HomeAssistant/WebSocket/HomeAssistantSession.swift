@@ -17,8 +17,9 @@ import FoundationEssentials
 /// writer; `commands.py`, `supported_features`): a JSON array of the messages, or the one
 /// message alone. An integration sets an appliance's entities in one callback (one turn),
 /// so one message holds all of that change, delivered as one `.states` event that says
-/// so (`endsBatch`): the runner need not wait for more, nor take two events for it. Without it, nothing tells the last state of a change
-/// from one that more will follow, and the runner waits for HA to be quiet.
+/// so (`endsBatch`): the runner need not wait for more. Without it, nothing tells the
+/// last state of a change from one that more will follow, and the runner waits for HA
+/// to be quiet.
 ///
 /// ## Why `subscribe_entities`
 ///
