@@ -35,6 +35,8 @@ struct IntegrationWithHomeAssistantTests {
     let ha: HomeAssistantProcess
     let scratch: Scratch
     let apiPort: Int
+    /// Holds `apiPort` for the suite (see `PortClaim`).
+    let apiPortClaim: PortClaim
 
     init() async throws {
         ha = try HomeAssistantProcess()
@@ -43,7 +45,8 @@ struct IntegrationWithHomeAssistantTests {
         try await ha.start()
         print("IntegrationWithHomeAssistantTests: Home Assistant started in \(ContinuousClock.now - started)")
         scratch = try Scratch()
-        apiPort = try HomeAssistantProcess.freePort()
+        apiPortClaim = try PortClaim()
+        apiPort = apiPortClaim.port
     }
 
     /// The integration from the repository beside the stand-ins; a browser on 127.0.0.1

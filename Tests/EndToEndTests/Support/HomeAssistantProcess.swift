@@ -117,7 +117,9 @@ final class HomeAssistantProcess: @unchecked Sendable {
     let logFile: URL
     /// The long-lived access token, mode 0600. Point cycletrack's `token_file` here.
     let tokenFile: URL
-    let port: Int
+    /// HA's port, claimed for as long as this instance lives (see `PortClaim`).
+    var port: Int { portClaim.port }
+    private let portClaim: PortClaim
     /// `http://127.0.0.1:<port>`
     let url: URL
     /// The Home Assistant release this instance runs (checked against `/api/config` at start).
@@ -128,7 +130,7 @@ final class HomeAssistantProcess: @unchecked Sendable {
     private var process: Process?
     private var logHandle: FileHandle?
 
-    /// Copies the fixture config into a fresh temporary directory and picks a free
+    /// Copies the fixture config into a fresh temporary directory and claims a free
     /// 127.0.0.1 port. Does not start HA. Throws the availability reason when that
     /// release isn't there.
     init(version: String = HomeAssistantProcess.version) throws {
@@ -146,11 +148,11 @@ final class HomeAssistantProcess: @unchecked Sendable {
         try files.createDirectory(at: directory, withIntermediateDirectories: true,
                                   attributes: [.posixPermissions: 0o700])
         try files.copyItem(at: Self.fixtureDirectory, to: configDirectory)
-        port = try Self.freePort()
-        url = URL(string: "http://127.0.0.1:\(port)")!
+        portClaim = try PortClaim()
+        url = URL(string: "http://127.0.0.1:\(portClaim.port)")!
         let configuration = configDirectory.appendingPathComponent("configuration.yaml")
         let template = try String(contentsOf: configuration, encoding: .utf8)
-        try template.replacingOccurrences(of: "__PORT__", with: String(port))
+        try template.replacingOccurrences(of: "__PORT__", with: String(portClaim.port))
             .write(to: configuration, atomically: true, encoding: .utf8)
     }
 
@@ -199,6 +201,9 @@ final class HomeAssistantProcess: @unchecked Sendable {
             try await waitUntil(deadline, "GET /api/onboarding to answer 200") {
                 try await self.request("GET", "/api/onboarding", authorized: false).status == 200
             }
+            // The answer must be this hass's, not another's on the same port, before
+            // anything is onboarded.
+            try checkListening(child.processIdentifier)
             if FileManager.default.fileExists(atPath: tokenFile.path) {
                 let status = try await request("GET", "/api/").status
                 guard status == 200 else {
@@ -520,28 +525,5 @@ final class HomeAssistantProcess: @unchecked Sendable {
 
     private static func httpError(_ method: String, _ path: String, _ status: Int, _ data: Data) -> HomeAssistantTestError {
         HomeAssistantTestError("\(method) \(path): HTTP \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago.
-    static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw HomeAssistantTestError("socket() failed: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw HomeAssistantTestError("could not bind a free port on 127.0.0.1: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

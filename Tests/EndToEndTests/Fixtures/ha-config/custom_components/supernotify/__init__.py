@@ -47,6 +47,7 @@ raises ``HomeAssistantError`` (HA's REST API answers 500).
 from __future__ import annotations
 
 from datetime import datetime, timezone
+import inspect
 import json
 import os
 import re
@@ -164,7 +165,14 @@ async def async_setup(hass: HomeAssistant, config: ConfigType) -> bool:
             stamp = getattr(event, "time_fired_timestamp", None)
             fired[event.context.id] = stamp if stamp is not None else event.time_fired.timestamp()
 
-    hass.bus.async_listen(EVENT_CALL_SERVICE, call_fired)
+    # HA 2024.3 schedules a callback listener after the handler unless asked to run it
+    # at once (run_immediately defaults to False); later releases always run it at once
+    # and report the flag as deprecated.
+    flag = inspect.signature(hass.bus.async_listen).parameters.get("run_immediately")
+    if flag is not None and flag.default is False:
+        hass.bus.async_listen(EVENT_CALL_SERVICE, call_fired, run_immediately=True)
+    else:
+        hass.bus.async_listen(EVENT_CALL_SERVICE, call_fired)
 
     async def notify(call: ServiceCall) -> None:
         received_at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
