@@ -92,7 +92,7 @@ python3 scripts/check-one-type-per-file.py
 # Swift's two cooperative threads under them.
 say "the suites without a Home Assistant"
 status=0
-swift test --skip-build --skip EndToEndTests || status=$?
+swift test --skip-build --skip EndToEndTests 2>&1 | tee "$LOGS/unit.log" || status=$?
 
 if ! wait "$OLDER_SETUP_PID"; then
   cat "$LOGS/older-ha-setup.log"
@@ -109,7 +109,8 @@ TESTS="$(swift build --show-bin-path)/cycletrackPackageTests.xctest"
 CYCLETRACK_HA_VERSION="$OLDER_HA" "$TESTS" --testing-library swift-testing --filter "$OLDER_HA_SUITES" \
   >"$LOGS/older-ha.log" 2>&1 &
 OLDER_PID=$!
-CYCLETRACK_HA_VERSION="$CURRENT_HA" swift test --skip-build --filter EndToEndTests || status=$?
+CYCLETRACK_HA_VERSION="$CURRENT_HA" swift test --skip-build --filter EndToEndTests 2>&1 \
+  | tee "$LOGS/current-ha.log" || status=$?
 older=0
 wait "$OLDER_PID" || older=$?
 # The Home Assistant integration: its checks (ruff, mypy --strict, the manifest checks) and
@@ -118,7 +119,8 @@ wait "$OLDER_PID" || older=$?
 integration=0
 if [ -n "$ROOT_PID" ]; then
   say "the integration's checks and tests (scripts/test-integration.sh) against $(swift build --show-bin-path)/cycletrack"
-  CYCLETRACK_BIN="$(swift build --show-bin-path)/cycletrack" scripts/test-integration.sh || integration=$?
+  CYCLETRACK_BIN="$(swift build --show-bin-path)/cycletrack" scripts/test-integration.sh 2>&1 \
+    | tee "$LOGS/integration.log" || integration=$?
 else
   say "SKIPPED: not root: the integration's checks and tests need the forky root"
 fi
@@ -128,6 +130,18 @@ deploy=0
 wait "$DEPLOY_PID" || deploy=$?
 say "---- the deployment tests (scripts/test-deploy.sh) ----"
 cat "$LOGS/deploy.log"
+# What failed, one line each, again at the end: where only the end of this output is
+# kept (a CI page), a failure in the middle of a long log still shows.
+failures() {
+  local found
+  found="$(grep -ahE "$2" "$1" 2>/dev/null | cut -c1-400 | sort -u | head -20)" || true
+  [ -z "$found" ] || { say "what failed in $3:"; printf '%s\n' "$found"; }
+}
+failures "$LOGS/unit.log" '✘.*Test .*recorded an issue' "the suites without Home Assistant"
+failures "$LOGS/current-ha.log" '✘.*Test .*recorded an issue' "the suites on $CURRENT_HA"
+failures "$LOGS/older-ha.log" '✘.*Test .*recorded an issue' "the suites on $OLDER_HA"
+failures "$LOGS/integration.log" '^(FAILED|ERROR) |FAILED: |FAIL Required test coverage' "the integration"
+failures "$LOGS/deploy.log" '^deploy: FAIL' "the deployment tests"
 verdict() { [ "$1" -eq 0 ] && echo passed || echo FAILED; }
 say "Home Assistant $CURRENT_HA: every suite $(verdict $status)"
 say "Home Assistant $OLDER_HA: $OLDER_HA_SUITES $(verdict $older)"
