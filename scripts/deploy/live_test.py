@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import json
 import os
+import random
 import secrets
 import shlex
 import shutil
@@ -92,10 +94,30 @@ class Results:
         return condition
 
 
+PORT_CLAIMS = "/tmp/cycletrack-ports"
+_claims: list[int] = []  # the claims' descriptors, held until this process ends
+
+
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A 127.0.0.1 port claimed as the end-to-end suites claim theirs (PortClaim.swift):
+    below the kernel's ephemeral range, so no bind to port 0 takes it before hass binds
+    it, and held with flock against the suites running beside this test."""
+    with open("/proc/sys/net/ipv4/ip_local_port_range", encoding="utf-8") as file:
+        ephemeral = int(file.read().split()[0])
+    os.makedirs(PORT_CLAIMS, mode=0o1777, exist_ok=True)
+    for _ in range(500):
+        candidate = random.randrange(20_000, max(21_000, ephemeral))
+        lock = os.open(f"{PORT_CLAIMS}/{candidate}.lock", os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o666)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.bind(("127.0.0.1", candidate))
+        except OSError:
+            os.close(lock)
+            continue
+        _claims.append(lock)
+        return candidate
+    raise RuntimeError("no free, unclaimed port on 127.0.0.1 after 500 tries")
 
 
 def wait_for(what: str, condition, timeout: float, interval: float = 0.25):
