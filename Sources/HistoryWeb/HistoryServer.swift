@@ -105,8 +105,9 @@ public final class HistoryServer: Sendable {
     /// The address it listens on, as configured.
     public let listen: String
     /// The running daemon's address (0 once stopped): an integer, because the pointer
-    /// itself isn't `Sendable`; only `stop()` uses it, once.
-    private let daemon: Mutex<Int>
+    /// itself isn't `Sendable`; only `stop()` uses it, once. And its listening socket
+    /// once a stop has taken it from libmicrohttpd (-1 until then), closed after the daemon.
+    private let running: Mutex<(daemon: Int, listener: Int32)>
     private let context: Context
     /// Closes the requests past their deadline, a few times a second, until `stop()`.
     private let sweeper: DeadlineSweeper
@@ -121,7 +122,9 @@ public final class HistoryServer: Sendable {
                 refused: (@Sendable (String) -> Void)? = nil) throws(HistoryServerError) {
         let allow = try ClientAllowList(settings.allow)
         let context = Context(allow: allow, settings: settings, respond: respond, served: served, refused: refused)
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_AUTO.rawValue
+        // ITC: a stop can take the listening socket away (MHD_quiesce_daemon).
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+            | MHD_USE_AUTO.rawValue | MHD_USE_ITC.rawValue
         let address: UnsafeMutableRawPointer
         let family: Int32
         var v4 = in_addr()
@@ -168,7 +171,7 @@ public final class HistoryServer: Sendable {
         self.context = context
         self.listen = settings.listen
         self.port = cct_mhd_bound_port(started)
-        self.daemon = Mutex(Int(bitPattern: started))
+        self.running = Mutex((daemon: Int(bitPattern: started), listener: -1))
         self.sweeper = DeadlineSweeper(context.deadlines)
     }
 
@@ -177,8 +180,11 @@ public final class HistoryServer: Sendable {
 
     /// Stops once the streams have ended, waiting at most `seconds` for them: a stream's
     /// source that has ended (``ResponseStream`` answering `.end`) gets its last chunk
-    /// sent, so its client reads a clean end rather than a cut connection.
+    /// sent, so its client reads a clean end rather than a cut connection. A client
+    /// connecting meanwhile is refused at once, as by a service that has exited: it is
+    /// not given a new stream only to have it cut.
     public func stop(lettingStreamsEndWithin seconds: Double) {
+        refuseNewConnections()
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while openStreams > 0 && ContinuousClock.now < deadline {
             usleep(10_000)
@@ -189,14 +195,28 @@ public final class HistoryServer: Sendable {
     /// Stops listening, closes the connections and waits for the server's thread; a
     /// request being answered is finished first. A second call does nothing.
     public func stop() {
-        let running = daemon.withLock { daemon in
-            let running = daemon
-            daemon = 0
+        let (daemon, listener) = running.withLock { running in
+            defer { running = (daemon: 0, listener: -1) }
             return running
         }
         sweeper.stop()
-        if let pointer = OpaquePointer(bitPattern: running) { MHD_stop_daemon(pointer) }
+        if let pointer = OpaquePointer(bitPattern: daemon) { MHD_stop_daemon(pointer) }
+        // libmicrohttpd's threads may use a quiesced socket until the daemon has stopped.
+        if listener >= 0 { close(listener) }
         withExtendedLifetime(context) {}
+    }
+
+    /// Takes the listening socket from libmicrohttpd and shuts it down, which on Linux
+    /// takes it out of listening: a client connecting from now on is refused, while the
+    /// connections already accepted go on.
+    private func refuseNewConnections() {
+        running.withLock { running in
+            guard running.listener < 0, let pointer = OpaquePointer(bitPattern: running.daemon) else { return }
+            let listener = MHD_quiesce_daemon(pointer)
+            guard listener >= 0 else { return }
+            shutdown(listener, Int32(SHUT_RDWR))
+            running.listener = listener
+        }
     }
 
     deinit { stop() }

@@ -73,4 +73,46 @@ struct HistoryServerStreamEndTests {
         #expect(rest.hasSuffix("0\r\n\r\n") == ended, "the rest: \(rest.debugDescription)")
         #expect(server.openStreams == 0)
     }
+
+    /// Whether a new connection to 127.0.0.1:`port` is refused (ECONNREFUSED).
+    static func refuses(_ port: UInt16) -> Bool {
+        do {
+            close(try LoopbackSocket.connect(port: port))
+            return false
+        } catch {
+            return "\(error)".contains("errno \(ECONNREFUSED)")
+        }
+    }
+
+    @Test("While the streams end, a client connecting is refused at once, not given a stream that would be cut")
+    func aStoppingServerRefusesNewClients() throws {
+        let source = Source()
+        let server = try HistoryServer(.init(listen: "127.0.0.1", port: 0), respond: { _ in
+            HistoryResponse(status: 200, contentType: "text/event-stream", body: "", stream: source)
+        })
+        let socket = try LoopbackSocket.connect(port: server.port)
+        defer { close(socket) }
+        let request = Array("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var first = [UInt8](repeating: 0, count: 4_096)
+        #expect(recv(socket, &first, first.count, 0) > 0, "the stream began")
+        #expect(!Self.refuses(server.port), "a running server accepts")
+
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop(lettingStreamsEndWithin: 60)
+            stopped.signal()
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        var refused = false
+        while !refused && ContinuousClock.now < deadline {
+            refused = Self.refuses(server.port)
+            if !refused { usleep(10_000) }
+        }
+        #expect(refused, "refused while the open stream was still being waited for")
+        #expect(server.openStreams == 1)
+        source.end()
+        stopped.wait()
+        #expect(Self.readAll(socket).hasSuffix("0\r\n\r\n"), "the open stream still ended cleanly")
+    }
 }
