@@ -8,8 +8,18 @@ extension ApplianceTracker {
     /// restart doesn't bring it back. nil when nothing waited (a cycle still running, or the
     /// door already opened).
     mutating func laundryMoved(at now: Date, budget: DailyBudget) -> [TrackerEffect]? {
-        let why = "the dryer started"
-        if held != nil {
+        stopReminders(at: now, because: "the dryer started", budget: budget)
+    }
+
+    /// Someone tapped the *Unloaded* button (`UnloadedAction`) or said so through the local
+    /// API: the reminders stop, as in `laundryMoved`. Nothing when nothing waited.
+    public mutating func unloaded(at now: Date, budget: DailyBudget) -> [TrackerEffect] {
+        stopReminders(at: now, because: "marked unloaded", budget: budget) ?? []
+    }
+
+    private mutating func stopReminders(at now: Date, because why: String, budget: DailyBudget) -> [TrackerEffect]? {
+        // A running cycle's anomaly alert is not about unloading.
+        if let kind = held?.kind, kind != .progress {
             var budget = budget
             reminder = nil
             return dropHeld(at: now, because: why, budget: &budget)

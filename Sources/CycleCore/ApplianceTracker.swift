@@ -387,7 +387,9 @@ public struct ApplianceTracker: Sendable {
                     if let first = cycle.firstPredictedFinish { history.add(endedAt.timeIntervalSince(first), program: program) }
                     history.addDuration(endedAt.timeIntervalSince(cycle.startedAt), program: program)
                 }
-                if !cycle.silent, doorClosed == true,
+                // Behind a closed door, or on an appliance that reports no door (a plug):
+                // its *Unloaded* button stops them (`UnloadedAction`).
+                if !cycle.silent, doorClosed != false,
                    let interval = UnloadReminder.interval(settings: settings, program: cycle.program) {
                     reminder = UnloadReminder(endedAt: endedAt, program: cycle.program, due: endedAt.addingTimeInterval(interval))
                 }

@@ -169,6 +169,8 @@ public struct Household: Sendable {
             return steps
         case .endActivity(let applianceID, let at):
             return command(applianceID, at: at) { tracker, budget in tracker.endActivity(at: at, budget: budget) }
+        case .unloaded(let applianceID, let at):
+            return command(applianceID, at: at) { tracker, budget in tracker.unloaded(at: at, budget: budget) }
         case .redelivered(let settings, let at):
             let steps = fireDeadlines(before: at, inclusive: false)
             delivery = settings
@@ -281,6 +283,9 @@ public enum HouseholdEvent: Sendable {
     case retuned(String, ApplianceSettings, at: Date)
     /// End one appliance's Live Activity now, with a clear (the local API).
     case endActivity(String, at: Date)
+    /// One appliance was unloaded (its *Unloaded* button, or the local API): its unload
+    /// reminders stop.
+    case unloaded(String, at: Date)
     /// The followed people's states at one moment (`home`, `not_home`, a zone), by `person.*` entity.
     case people([String: String], at: Date)
     /// Quiet hours or the people's settings changed at `at` (the local API): every waiting

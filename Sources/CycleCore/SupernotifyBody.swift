@@ -77,9 +77,10 @@ enum SupernotifyBody {
         addDashboard(to: &extra, settings: settings)
         if let color = settings.color { extra["notification_icon_color"] = .string(color) }
         addHighPriority(to: &extra, settings: settings)
-        return fitted(header(title: finishedTitle(settings: settings),
-                             message: endSummary(cycle: cycle, at: at, settings: settings),
-                             mobileOnly: false, settings: settings, extra: extra))
+        var body = header(title: finishedTitle(settings: settings), message: endSummary(cycle: cycle, at: at, settings: settings),
+                          mobileOnly: false, settings: settings, extra: extra)
+        addUnloadedAction(to: &body, program: cycle.program, settings: settings)
+        return fitted(body)
     }
 
     /// An unload reminder: the end notification's tag (it replaces it), its title, icon,
@@ -93,9 +94,18 @@ enum SupernotifyBody {
         addDashboard(to: &extra, settings: settings)
         if let color = settings.color { extra["notification_icon_color"] = .string(color) }
         addHighPriority(to: &extra, settings: settings)
-        return fitted(header(title: finishedTitle(settings: settings),
-                             message: reminderMessage(program: program, endedAt: endedAt, at: at, settings: settings),
-                             mobileOnly: false, settings: settings, extra: extra))
+        var body = header(title: finishedTitle(settings: settings),
+                          message: reminderMessage(program: program, endedAt: endedAt, at: at, settings: settings),
+                          mobileOnly: false, settings: settings, extra: extra)
+        addUnloadedAction(to: &body, program: program, settings: settings)
+        return fitted(body)
+    }
+
+    /// The *Unloaded* button, last, on the end notification and the reminders of an
+    /// appliance that reminds to unload (`UnloadReminder.interval`).
+    private static func addUnloadedAction(to body: inout JSONObject, program: String?, settings: ApplianceSettings) {
+        guard UnloadReminder.interval(settings: settings, program: program) != nil else { return }
+        body["actions"] = UnloadedAction.actions(settings: settings)
     }
 
     private static func header(title: String, message: String, mobileOnly: Bool, settings: ApplianceSettings,

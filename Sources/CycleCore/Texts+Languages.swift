@@ -33,6 +33,7 @@ extension Texts {
         texts.doneInNoProgram = "Fertig nach {duration}"
         texts.unloadReminder = "{name}: {program} seit {minutes} min fertig"
         texts.unloadReminderNoProgram = "{name} seit {minutes} min fertig"
+        texts.unloaded = "Ausgeräumt"
         texts.hours = "Std."
         texts.minutes = "Min."
         texts.actionRequiredBecause = "Aktion erforderlich: {reason}"
@@ -52,7 +53,8 @@ extension Texts {
             "action_required": \.actionRequired, "running": \.running, "percent_complete": \.percentComplete,
             "finished": \.finished, "finished_to_dryer": \.finishedToDryer, "aborted": \.aborted, "failed": \.failed, "lost": \.lost,
             "done_in": \.doneIn, "done_in_no_program": \.doneInNoProgram, "unload_reminder": \.unloadReminder,
-            "unload_reminder_no_program": \.unloadReminderNoProgram, "hours": \.hours, "minutes": \.minutes,
+            "unload_reminder_no_program": \.unloadReminderNoProgram, "unloaded": \.unloaded,
+            "hours": \.hours, "minutes": \.minutes,
             "action_required_because": \.actionRequiredBecause, "door_open": \.doorOpen,
             "longer_than_usual": \.longerThanUsual, "progress_stuck": \.progressStuck,
             "error_because": \.errorBecause, "error": \.errorState,

@@ -17,6 +17,13 @@ public struct Texts: Sendable, Equatable, Codable {
     public var doneInNoProgram = "Done in {duration}"
     public var unloadReminder = "{name}: {program} finished {minutes} min ago"
     public var unloadReminderNoProgram = "{name} finished {minutes} min ago"
+    /// The *Unloaded* button's title (`UnloadedAction`).
+    public var unloaded: String {
+        get { unloadedButton ?? "Unloaded" }
+        set { unloadedButton = newValue }
+    }
+    /// nil: the English default, also for texts saved before the button existed.
+    private var unloadedButton: String?
     public var hours = "h"
     public var minutes = "min"
     /// The anomaly notes (docs/PUSHES.md, "Anomalies").
@@ -55,6 +62,7 @@ extension Texts {
         "done_in_no_program": ["name", "duration"],
         "unload_reminder": ["name", "program", "minutes"],
         "unload_reminder_no_program": ["name", "minutes"],
+        "unloaded": ["name"],
         "hours": [],
         "minutes": [],
         "action_required_because": ["name", "reason"],
@@ -74,6 +82,7 @@ extension Texts {
             ("finished", finished), ("finished_to_dryer", finishedToDryer), ("aborted", aborted), ("failed", failed), ("lost", lost),
             ("done_in", doneIn), ("done_in_no_program", doneInNoProgram),
             ("unload_reminder", unloadReminder), ("unload_reminder_no_program", unloadReminderNoProgram),
+            ("unloaded", unloaded),
             ("hours", hours), ("minutes", minutes),
             ("action_required_because", actionRequiredBecause), ("door_open", doorOpen),
             ("longer_than_usual", longerThanUsual), ("progress_stuck", progressStuck),

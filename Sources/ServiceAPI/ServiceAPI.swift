@@ -53,6 +53,8 @@ public final class ServiceAPI: Sendable {
             return changeSettings(route[1], body: request.body)
         case ("POST", 3) where route[0] == "appliances" && route[2] == "end_activity":
             return endActivity(route[1])
+        case ("POST", 3) where route[0] == "appliances" && route[2] == "unloaded":
+            return answer(link.submit(.unloaded(applianceID: route[1])), id: route[1], success: 202)
         case ("PUT", 1) where route[0] == "integration", ("DELETE", 1) where route[0] == "integration":
             return answer(link.submit(.integration(configured: request.method == "PUT")), id: "", success: 200)
         default:
@@ -152,7 +154,7 @@ public final class ServiceAPI: Sendable {
         case 1 where ["service", "appliances", "events"].contains(route[0]): "GET, HEAD"
         case 2 where route[0] == "appliances": "GET, HEAD"
         case 3 where route[0] == "appliances" && route[2] == "settings": "PATCH"
-        case 3 where route[0] == "appliances" && route[2] == "end_activity": "POST"
+        case 3 where route[0] == "appliances" && ["end_activity", "unloaded"].contains(route[2]): "POST"
         case 1 where route[0] == "integration": "PUT, DELETE"
         case _ where route == ["household"], 2 where route[0] == "people": "GET, HEAD"
         case _ where householdSettings(route) != nil: "PATCH"

@@ -108,11 +108,13 @@ func washerTrace(end: String = "finished", endAt: Double = 60, until: Double = 2
         #expect(!result.calls.contains { $0.kind == .reminder })
     }
 
-    @Test func noneWithoutADoor() throws {
+    @Test func withoutADoorTooTheButtonBeingWhatStopsThem() throws {
+        // A washer on a plug reports no door: nothing but its *Unloaded* button, a new cycle
+        // or the dryer starting tells that it was unloaded (UnloadedButtonTests).
         let lines = washerTrace(withDoor: false) { _ in nil }
         let result = try Replay.run(settings: .washer(), lines: numbered(lines))
         #expect(result.cycles.first?.outcome == .finished)
-        #expect(!result.calls.contains { $0.kind == .reminder })
+        #expect(result.calls.filter { $0.kind == .reminder }.map(\.at) == [minute(90), minute(120), minute(150)])
     }
 
     @Test func offForADishwasherUnlessSetAndOffWhenZero() throws {

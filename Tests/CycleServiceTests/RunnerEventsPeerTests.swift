@@ -41,7 +41,8 @@ struct RunnerEventsPeerTests {
         peer.sendText(#"{"type":"auth_required","ha_version":"2026.11.0"}"#)
         guard peer.receiveText()?.contains(token) == true else { return false }
         peer.sendText(#"{"type":"auth_ok","ha_version":"2026.11.0"}"#)
-        for _ in 0..<3 {
+        // subscribe_entities, the two registries' and the notification actions' subscribe_events.
+        for _ in 0..<4 {
             guard let text = peer.receiveText(), let id = Self.id(in: text) else { return false }
             peer.sendText("{\"id\":\(id),\"type\":\"result\",\"success\":true,\"result\":null}")
         }

@@ -154,6 +154,19 @@ import TestSupport
         #expect(api.clears == 1)
     }
 
+    @Test func unloadedIsTakenByTheLoopAndNamesAnUnknownAppliance() async throws {
+        let api = try await APIFixture()
+        defer { Task { await api.stop() } }
+        // Nothing waits to be unloaded (a dishwasher mid-cycle): accepted, and said in the log.
+        let unloaded = try await api.send(.post, "/api/v1/appliances/dishwasher/unloaded")
+        #expect(unloaded.status == 202 && unloaded.text == #"{"accepted":true}"#)
+        #expect(api.capture.all.contains { $0.contains("event=unloaded") && $0.contains("by=api") })
+        let unknown = try await api.send(.post, "/api/v1/appliances/fridge/unloaded")
+        #expect(unknown.status == 404 && unknown.text?.contains("unknown_appliance") == true)
+        let wrong = try await api.get("/api/v1/appliances/dishwasher/unloaded")
+        #expect(wrong.status == 405 && wrong.text.contains("takes POST"))
+    }
+
     @Test func theStreamSendsTheSnapshotThenChanges() async throws {
         let api = try await APIFixture()
         defer { Task { await api.stop() } }

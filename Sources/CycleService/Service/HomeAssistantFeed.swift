@@ -10,6 +10,8 @@ struct HomeAssistantFeed {
     var shown = ShownStates()
     var burst: EventBurst
     var arrivals: [Runner.Arrival] = []
+    /// The appliances whose *Unloaded* button was tapped, for the next turn (`UnloadedAction`).
+    var unloaded: [String] = []
 
     /// Events mode when `events` (a source of HA's events is at hand and asked for), else polling.
     init(options: Runner.Options, events: Bool) {

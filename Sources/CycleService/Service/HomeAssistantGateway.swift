@@ -20,11 +20,12 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
     }
 
     /// `subscribe_entities` over HA's WebSocket API (see `HomeAssistantSession` for why
-    /// that subscription), plus the entity and device registries' events.
+    /// that subscription), plus the entity and device registries' events and the buttons
+    /// tapped on notifications.
     public func subscribe(_ entities: [String]) async throws(SourceFailure) -> SourceSubscription {
         let socket: HomeAssistantWebSocket
         do {
-            socket = try await client.subscribe(entityIDs: entities)
+            socket = try await client.subscribe(entityIDs: entities, notificationActions: true)
         } catch {
             if case .authInvalid = error { throw SourceFailure(error.description, isUnauthorized: true) }
             throw SourceFailure(error.description)
@@ -36,6 +37,8 @@ public struct HomeAssistantGateway: ApplianceStateSource, ApplianceEventSource, 
                     switch event {
                     case .states(let states, let endsBatch): continuation.yield(.states(states, endsBatch: endsBatch))
                     case .registryUpdated: continuation.yield(.registryChanged)
+                    case .notificationAction(let action): continuation.yield(.notificationAction(action))
+                    case .notificationActionsRefused(let reason): continuation.yield(.notificationActionsRefused(reason: reason))
                     }
                 }
                 continuation.finish(throwing: SourceFailure("\(socket.url) closed"))

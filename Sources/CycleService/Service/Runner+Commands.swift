@@ -67,6 +67,12 @@ extension Runner {
                 return .refused("the history database refused the clear; nothing was sent")
             }
             parts.log.info("activity_ended", ["appliance": id, "by": "api"])
+        case .unloaded(let id):
+            guard household.follows(id) else { return .unknownAppliance }
+            guard await drive(.unloaded(id, at: parts.clock.now())) != .refused else {
+                return .refused("the history database refused the change; the reminders go on")
+            }
+            parts.log.info("unloaded", ["appliance": id, "by": "api"])
         case .changeDelivery(let change):
             return await changeDelivery(change)
         case .integration(let configured):
@@ -77,7 +83,7 @@ extension Runner {
 
     private func id(of command: RunnerCommand) -> String {
         switch command {
-        case .changeSettings(let id, _), .endActivity(let id): id
+        case .changeSettings(let id, _), .endActivity(let id), .unloaded(let id): id
         case .changeDelivery, .integration: ""
         }
     }

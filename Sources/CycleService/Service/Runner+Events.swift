@@ -117,6 +117,25 @@ extension Runner {
             guard parts.rediscover != nil else { return }
             loop.discovery.registryChanged(at: parts.clock.now())
             wake()
+        case .notificationAction(let action):
+            guard let id = UnloadedAction.applianceID(of: action), household.follows(id) else { return }
+            feed.unloaded.append(id)
+            wake()
+        case .notificationActionsRefused(let reason):
+            guard warned.insert("notification_actions_refused").inserted else { return }
+            parts.log.warning("notification_actions_refused", [
+                "error": reason, "effect": "the Unloaded button on notifications stops nothing; the token's user must be an administrator",
+            ])
+        }
+    }
+
+    /// The *Unloaded* buttons tapped since the last turn: each appliance's unload
+    /// reminders stop. One the store refused waits for the next turn it allows.
+    func takeUnloaded() async {
+        while let id = feed.unloaded.first {
+            guard await drive(.unloaded(id, at: parts.clock.now())) != .refused else { return }
+            feed.unloaded.removeFirst()
+            parts.log.info("unloaded", ["appliance": id, "by": "notification"])
         }
     }
 

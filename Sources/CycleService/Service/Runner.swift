@@ -191,6 +191,7 @@ public actor Runner {
             if let retry = parts.sender.nextRetry, retry <= now { await sendWaiting() }
             await takeArrivals()
             await takeBurst(at: parts.clock.now())
+            await takeUnloaded()
             await perform(feed.path.tick(at: parts.clock.now()))
             await takeCommands()
         }

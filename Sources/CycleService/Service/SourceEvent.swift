@@ -9,4 +9,8 @@ public enum SourceEvent: Sendable, Equatable {
     case states([String: EntityState?], endsBatch: Bool = false)
     /// Entities or devices were added, removed or changed: discovery should run again.
     case registryChanged
+    /// A button on a notification was tapped: its action (`UnloadedAction`).
+    case notificationAction(String)
+    /// HA refused to send the notification buttons' taps (the token's user isn't an administrator).
+    case notificationActionsRefused(reason: String)
 }

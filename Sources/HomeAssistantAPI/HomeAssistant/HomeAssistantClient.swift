@@ -22,13 +22,14 @@ public struct HomeAssistantClient: Sendable, CustomStringConvertible, CustomRefl
     }
 
     /// Opens HA's WebSocket API with this client's token and TLS settings and subscribes
-    /// to `entityIDs` (and the registries' events); returns once HA confirmed it all.
+    /// to `entityIDs` (and the registries' events, and with `notificationActions` the
+    /// buttons tapped on notifications); returns once HA confirmed it all.
     public func subscribe(
         entityIDs: [String], registries: [HomeAssistantWebSocket.Registry] = HomeAssistantWebSocket.Registry.allCases,
-        configuration: HomeAssistantWebSocket.Configuration? = nil
+        notificationActions: Bool = false, configuration: HomeAssistantWebSocket.Configuration? = nil
     ) async throws(HomeAssistantWebSocketError) -> HomeAssistantWebSocket {
         try await HomeAssistantWebSocket.connect(
-            baseURL: baseURL, token: token, entityIDs: entityIDs, registries: registries,
+            baseURL: baseURL, token: token, entityIDs: entityIDs, registries: registries, notificationActions: notificationActions,
             configuration: configuration ?? HomeAssistantWebSocket.Configuration(http: http.configuration))
     }
 

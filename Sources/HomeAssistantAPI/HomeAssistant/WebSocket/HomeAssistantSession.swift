@@ -6,7 +6,8 @@ import FoundationEssentials
 /// the time since the connection was made, given by the caller with every event.
 ///
 ///     auth_required → auth → auth_ok | auth_invalid
-///     subscribe_entities (+ subscribe_events ×2) → result, result, result → subscribed
+///     subscribe_entities (+ subscribe_events ×3) → result … → subscribed
+///       (the notification actions' may be refused to a user who isn't an administrator: fine)
 ///     supported_features (coalesce_messages) → result (an older HA may refuse: fine)
 ///     event … event, and every 30 s ping → pong within 10 s, else the connection is dead
 ///
@@ -64,6 +65,8 @@ struct HomeAssistantSession {
         var url: String
         var entityIDs: [String]
         var registries: [HomeAssistantWebSocket.Registry]
+        /// Follow `mobile_app_notification_action` (a button tapped on a notification).
+        var notificationActions = false
         var handshakeTimeout: Duration = .seconds(10)
         var pingInterval: Duration = .seconds(30)
         var pongTimeout: Duration = .seconds(10)
@@ -80,11 +83,13 @@ struct HomeAssistantSession {
     private enum Subscription {
         case entities
         case registry(HomeAssistantWebSocket.Registry)
+        case notificationActions
 
         var command: String {
             switch self {
             case .entities: "subscribe_entities"
             case .registry(let registry): "subscribe_events \(registry.rawValue)"
+            case .notificationActions: "subscribe_events \(HomeAssistantWebSocket.notificationActionEvent)"
             }
         }
     }
@@ -243,6 +248,12 @@ struct HomeAssistantSession {
             subscriptions[id] = .registry(registry)
             actions.append(.send("{\"id\":\(id),\"type\":\"subscribe_events\",\"event_type\":\(JSONValue.quoted(registry.rawValue))}"))
         }
+        if settings.notificationActions {
+            let id = takeID()
+            subscriptions[id] = .notificationActions
+            let event = JSONValue.quoted(HomeAssistantWebSocket.notificationActionEvent)
+            actions.append(.send("{\"id\":\(id),\"type\":\"subscribe_events\",\"event_type\":\(event)}"))
+        }
         unconfirmed = Set(subscriptions.keys)
         // Last: the subscriptions' first states come as they always did, every change
         // after it coalesced (HA takes a connection's commands in order). Not waited for.
@@ -270,6 +281,9 @@ struct HomeAssistantSession {
             return []
         }
         if envelope.success == false {
+            if case .notificationActions = subscriptions[id] {
+                return notificationActionsRefused(id, envelope, at: now)
+            }
             if let subscription = subscriptions[id] {
                 return fail(.commandFailed(url: settings.url, command: subscription.command,
                                            code: envelope.error?.code ?? "unknown",
@@ -288,9 +302,26 @@ struct HomeAssistantSession {
         return []
     }
 
+    /// HA allows `mobile_app_notification_action` only to an administrator's token: the
+    /// rest works without it, and the caller is told once per connection.
+    private mutating func notificationActionsRefused(_ id: Int, _ envelope: Envelope, at now: Duration) -> [Action] {
+        subscriptions[id] = nil
+        unconfirmed.remove(id)
+        var actions: [Action] = []
+        if case .subscribing = phase, unconfirmed.isEmpty { actions = goLive(at: now) }
+        let reason = "\(envelope.error?.code ?? "unknown"): \(envelope.error?.message ?? "")"
+        return actions + [.deliver(.notificationActionsRefused(reason: Self.redacting(token, in: reason)))]
+    }
+
     private mutating func event(_ envelope: Envelope, text: Data) -> [Action] {
         guard let id = envelope.id, let subscription = subscriptions[id] else { return [] }
         switch subscription {
+        case .notificationActions:
+            // The same shape as a registry's event: {"event": {"data": {"action": …}}}.
+            guard let action = (try? JSONDecoder().decode(RegistryEnvelope.self, from: text))?.event.data?.action else {
+                return []
+            }
+            return [.deliver(.notificationAction(action))]
         case .registry(let registry):
             let event = try? JSONDecoder().decode(RegistryEnvelope.self, from: text)
             return [.deliver(.registryUpdated(registry, action: event?.event.data?.action))]

@@ -75,11 +75,12 @@ public final class HomeAssistantWebSocket: Sendable {
 
     /// Connects to HA at `baseURL` (the REST base URL: `http://host:8123`, `https://…`,
     /// or `http://supervisor/core` in the add-on), authenticates with `token`, subscribes
-    /// to the states of `entityIDs` and to the events of `registries`, and returns once
+    /// to the states of `entityIDs`, to the events of `registries` and, with
+    /// `notificationActions`, to the buttons tapped on notifications, and returns once
     /// HA confirmed all of it.
     public static func connect(
         baseURL: String, token: String, entityIDs: [String], registries: [Registry] = [],
-        configuration: Configuration = Configuration()
+        notificationActions: Bool = false, configuration: Configuration = Configuration()
     ) async throws(HomeAssistantWebSocketError) -> HomeAssistantWebSocket {
         guard let endpoint = WebSocketEndpoint(baseURL: baseURL) else { throw .invalidBaseURL(baseURL) }
         var unique: [String] = []
@@ -88,7 +89,7 @@ public final class HomeAssistantWebSocket: Sendable {
             unique.append(id)
         }
         let settings = HomeAssistantSession.Settings(
-            url: endpoint.url, entityIDs: unique, registries: registries,
+            url: endpoint.url, entityIDs: unique, registries: registries, notificationActions: notificationActions,
             handshakeTimeout: duration(configuration.handshakeTimeout),
             pingInterval: duration(configuration.pingInterval), pongTimeout: duration(configuration.pongTimeout))
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()

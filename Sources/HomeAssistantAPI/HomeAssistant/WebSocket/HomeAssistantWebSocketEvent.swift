@@ -18,7 +18,16 @@ extension HomeAssistantWebSocket {
         /// devices were added, removed or changed, so discovery should run again.
         /// `action` is HA's (`create`, `remove`, `update`), when it sent one.
         case registryUpdated(Registry, action: String?)
+        /// A button on a notification was tapped (HA's `mobile_app_notification_action`
+        /// event, from the Companion app): its `action`.
+        case notificationAction(String)
+        /// HA refused to send the notification actions (a token whose user isn't an
+        /// administrator); the rest of the subscription is live.
+        case notificationActionsRefused(reason: String)
     }
+
+    /// The event HA fires when a button on a notification is tapped.
+    public static let notificationActionEvent = "mobile_app_notification_action"
 
     /// Which of HA's registries changed.
     public enum Registry: String, Sendable, Equatable, CaseIterable {
