@@ -214,7 +214,7 @@ public final class HistoryServer: Sendable {
             guard running.listener < 0, let pointer = OpaquePointer(bitPattern: running.daemon) else { return }
             let listener = MHD_quiesce_daemon(pointer)
             guard listener >= 0 else { return }
-            shutdown(listener, Int32(SHUT_RDWR))
+            RequestDeadlines.shutDown(listener)
             running.listener = listener
         }
     }

@@ -48,6 +48,14 @@ final class RequestDeadlines: Sendable {
     /// How many requests are still arriving.
     var count: Int { waiting.withLock { $0.count } }
 
+    /// Ends both directions of `socket`, leaving its descriptor open (a listening socket
+    /// stops listening). The module's one use of `SHUT_RDWR`: when HistoryServer.swift,
+    /// which imports CMicroHTTPD, named it too, the release build (`demo.sh`,
+    /// `release.sh`) no longer found it here.
+    static func shutDown(_ socket: Int32) {
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
     /// Shuts down the sockets of the requests past their deadline and forgets them;
     /// returns how many.
     @discardableResult
@@ -55,7 +63,7 @@ final class RequestDeadlines: Sendable {
         waiting.withLock { waiting in
             let overdue = waiting.filter { $0.value.due <= now }
             for (connection, entry) in overdue {
-                shutdown(entry.socket, Int32(SHUT_RDWR))
+                RequestDeadlines.shutDown(entry.socket)
                 waiting.removeValue(forKey: connection)
             }
             return overdue.count
