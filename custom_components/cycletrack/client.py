@@ -124,6 +124,10 @@ class CycletrackClient:
         """POST /api/v1/appliances/{id}/end_activity (409 `no_activity`: nothing running)."""
         await self._request("POST", f"api/v1/appliances/{appliance_id}/end_activity", {})
 
+    async def async_unloaded(self, appliance_id: str) -> None:
+        """POST /api/v1/appliances/{id}/unloaded: its unload reminders stop."""
+        await self._request("POST", f"api/v1/appliances/{appliance_id}/unloaded", {})
+
     async def async_events(self) -> AsyncIterator[StreamEvent]:
         """Follow GET /api/v1/events; ends (CannotConnect) when the stream breaks off."""
         timeout = aiohttp.ClientTimeout(

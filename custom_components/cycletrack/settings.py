@@ -46,6 +46,14 @@ async def async_end_activity(coordinator: CycletrackCoordinator, appliance_id: s
         raise _request_failed(_name(coordinator, appliance_id), err) from err
 
 
+async def async_unloaded(coordinator: CycletrackCoordinator, appliance_id: str) -> None:
+    """POST unloaded: the appliance's unload reminders stop (nothing waiting is fine too)."""
+    try:
+        await coordinator.client.async_unloaded(appliance_id)
+    except CycletrackError as err:
+        raise _request_failed(_name(coordinator, appliance_id), err) from err
+
+
 def _name(coordinator: CycletrackCoordinator, appliance_id: str) -> str:
     """Return the appliance's name as the service gives it (its id when it is unknown)."""
     appliance = coordinator.data.appliances.get(appliance_id) if coordinator.data else None

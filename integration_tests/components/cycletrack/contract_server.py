@@ -117,6 +117,7 @@ class ContractServer:
         self.defaults = {a["id"]: copy.deepcopy(a["settings"]) for a in appliances}
         self.requests: list[tuple[str, str, Any]] = []
         self.ended_activities: list[str] = []
+        self.unloaded: list[str] = []
         self.refused = 0
         # PUT /api/v1/integration: True; DELETE: False; None before either.
         self.integration_configured: bool | None = None
@@ -146,6 +147,7 @@ class ContractServer:
         app.router.add_get("/api/v1/appliances/{id}", self._appliance)
         app.router.add_patch("/api/v1/appliances/{id}/settings", self._settings)
         app.router.add_post("/api/v1/appliances/{id}/end_activity", self._end_activity)
+        app.router.add_post("/api/v1/appliances/{id}/unloaded", self._unloaded)
         app.router.add_get("/api/v1/events", self._events)
         app.router.add_put("/api/v1/integration", self._announce)
         app.router.add_delete("/api/v1/integration", self._withdraw)
@@ -236,6 +238,12 @@ class ContractServer:
             return error(409, "no_activity", f"{appliance['name']} shows no Live Activity now")
         self.ended_activities.append(appliance["id"])
         self.update_appliance(appliance["id"], live_activity_shown=False)
+        return web.json_response({"accepted": True}, status=202)
+
+    async def _unloaded(self, request: web.Request) -> web.Response:
+        if (appliance := self._find(request)) is None:
+            return error(404, "not_found", f"no appliance '{request.match_info['id']}'")
+        self.unloaded.append(appliance["id"])
         return web.json_response({"accepted": True}, status=202)
 
     async def _announce(self, request: web.Request) -> web.Response:

@@ -192,6 +192,11 @@ class RealService:
         text = [json.dumps(call["data"]) for call in self.ha.calls if call["service"] == "supernotify/notify"]
         return sum(1 for body in text if tag in body and '"mobile_push_clear_notification": true' in body)
 
+    async def unloaded(self, appliance_id: str) -> int:
+        """Return how often the service logged the appliance unloaded through its API."""
+        text = await asyncio.to_thread((self.directory / "cycletrack.log").read_text, errors="replace")
+        return text.count(f"event=unloaded appliance={appliance_id} by=api")
+
     def live_calls(self, appliance_id: str) -> list[dict[str, Any]]:
         """Return the Supernotify calls for the appliance's Live Activity so far."""
         tag = f"appliance_{appliance_id}"

@@ -48,6 +48,9 @@ class ServiceUnderTest(Protocol):
     async def ended_activities(self, appliance_id: str) -> int:
         """How many times the Live Activity was ended on request."""
 
+    async def unloaded(self, appliance_id: str) -> int:
+        """How many times the service was told the appliance was unloaded."""
+
 
 async def read_appliance(service: ServiceUnderTest, appliance_id: str) -> dict[str, Any]:
     """GET the appliance straight from the service (not through Home Assistant)."""
@@ -142,3 +145,7 @@ class StandInService:
     async def ended_activities(self, appliance_id: str) -> int:
         """Return the end_activity calls the stand-in accepted."""
         return self.server.ended_activities.count(appliance_id)
+
+    async def unloaded(self, appliance_id: str) -> int:
+        """Return the unloaded calls the stand-in accepted."""
+        return self.server.unloaded.count(appliance_id)

@@ -45,6 +45,7 @@ APPLIANCE_KEYS = {
     ("switch", "notify_end"),
     ("switch", "live_activity"),
     ("button", "end_activity"),
+    ("button", "unloaded"),
 }
 
 
@@ -207,6 +208,22 @@ async def test_button_ends_the_activity(
     await wait_until(hass, lambda: hass.states.get(button_id).state == STATE_UNAVAILABLE, "the activity ended")
     await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
     assert await service.ended_activities(appliance) == 1
+
+
+async def test_unloaded_button_tells_the_service(
+    hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
+) -> None:
+    """The button is always there: each press tells the service, which stops the reminders."""
+    appliance = service.own_appliance
+    button_id = entity_id(hass, service, "button", appliance, "unloaded")
+    assert hass.states.get(button_id).state != STATE_UNAVAILABLE
+    await service.start_cycle(appliance, "Cotton", 10)
+    await service.finish_cycle(appliance)
+    # The press returns once the service answered, which it does once its loop took it.
+    await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
+    assert await service.unloaded(appliance) == 1
+    await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
+    assert await service.unloaded(appliance) == 2, "a second press is taken too"
 
 
 async def test_end_activity_refused_names_the_appliance(
