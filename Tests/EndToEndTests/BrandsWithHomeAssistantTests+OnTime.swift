@@ -51,12 +51,7 @@ extension BrandsWithHomeAssistantTests {
 
     @Test("A dryer on a smart plug: the cycle ends when the drying load stops; anti-crease bursts start nothing")
     func plugDryerWithAntiCreaseBursts() async throws {
-        func watts(_ value: Double) async throws {
-            let (status, body) = try await ha.callService(
-                "input_number", "set_value", ["entity_id": "input_number.dryer_plug_watts", "value": value])
-            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
-        }
-        try await watts(0)
+        try await ha.setWatts("dryer_plug", 0)
         let path = config(#"""
             "discover": false,
             "appliances": [{"id": "plug_dryer", "name": "Dryer", "power_entity": "sensor.dryer_plug_power",
@@ -66,22 +61,22 @@ extension BrandsWithHomeAssistantTests {
         let service = try CycletrackProcess(["run", "--config", path, "--db", database],
                                             environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=tracking appliance=plug_dryer", timeout: 60), "\(service.stderrSoFar)")
-        try await watts(2050)
+        try await ha.setWatts("dryer_plug", 2050)
         #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
         try await service.waitForPolls(2)
-        try await watts(0.8)
+        try await ha.setWatts("dryer_plug", 0.8)
         let stopped = Date()
         // Anti-crease: a short turn at 150 W every few seconds, during the end's wait and after
         // it, each level held until the service (polling every second) has read it: bursts
         // of one or two polls against 10 s, rests of two against 15 s.
         for _ in 0..<8 {
             try await service.waitForPolls(2)
-            try await watts(150)
+            try await ha.setWatts("dryer_plug", 150)
             try await service.waitForPolls(1)
-            try await watts(0.8)
+            try await ha.setWatts("dryer_plug", 0.8)
         }
         let seen = try await ha.callKinds(of: "plug_dryer", once: "end", timeout: 90)
-        try await watts(0)
+        try await ha.setWatts("dryer_plug", 0)
         // Two more reads at rest: nothing starts again.
         try await service.waitForPolls(2)
         service.signal(SIGTERM)

@@ -10,12 +10,7 @@ import Testing
 extension BrandsWithHomeAssistantTests {
     @Test("A plug washer's end carries the Unloaded button; HA's notification action event stops its reminders")
     func unloadedButtonStopsTheReminders() async throws {
-        func watts(_ value: Double) async throws {
-            let (status, body) = try await ha.callService(
-                "input_number", "set_value", ["entity_id": "input_number.washer_plug_watts", "value": value])
-            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
-        }
-        try await watts(0.5)
+        try await ha.setWatts("washer_plug", 0.5)
         let path = scratch.write("cycletrack.json", """
             {"home_assistant": {"url": "\(ha.url.absoluteString)", "token_file": "\(ha.tokenFile.path)"},
              "updates": "events", "discover": false,
@@ -25,9 +20,9 @@ extension BrandsWithHomeAssistantTests {
         let service = try CycletrackProcess(["run", "--config", path, "--db", database],
                                             environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=events_connected", timeout: 60), "\(service.stderrSoFar)")
-        try await watts(3000)
+        try await ha.setWatts("washer_plug", 3000)
         #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
-        try await watts(0.5)
+        try await ha.setWatts("washer_plug", 0.5)
         let seen = try await ha.callKinds(of: "plug_washer", once: "end", timeout: 60)
         #expect(seen.suffix(2) == ["clear", "end"], "\(seen)")
         let end = try #require(try ha.supernotifyCalls().last)

@@ -81,12 +81,7 @@ struct BrandsWithHomeAssistantTests {
 
     @Test("A washer on a smart plug, configured with its power entity alone: a cycle starts and ends on the power")
     func plugWasherCycle() async throws {
-        func watts(_ value: Double) async throws {
-            let (status, body) = try await ha.callService(
-                "input_number", "set_value", ["entity_id": "input_number.washer_plug_watts", "value": value])
-            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
-        }
-        try await watts(0.5)
+        try await ha.setWatts("washer_plug", 0.5)
         let path = config(#"""
             "discover": false,
             "appliances": [{"id": "plug_washer", "power_entity": "sensor.washer_plug_power",
@@ -97,16 +92,16 @@ struct BrandsWithHomeAssistantTests {
         let service = try CycletrackProcess(["run", "--config", path, "--db", database],
                                             environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=tracking appliance=plug_washer", timeout: 60), "\(service.stderrSoFar)")
-        try await watts(3000)
+        try await ha.setWatts("washer_plug", 3000)
         #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
         // The load held for two more polls, so the cycle's energy has seconds of it to
         // count, however quickly the start was seen.
         try await service.waitForPolls(2)
-        try await watts(0.8)  // a short soak, seen by the service: under the off time (5 s)
+        try await ha.setWatts("washer_plug", 0.8)  // a short soak, seen by the service: under the off time (5 s)
         try await service.waitForPolls(2)
-        try await watts(350)
+        try await ha.setWatts("washer_plug", 350)
         try await service.waitForPolls(2)
-        try await watts(0.5)
+        try await ha.setWatts("washer_plug", 0.5)
         let seen = try await ha.callKinds(of: "plug_washer", once: "end")
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)

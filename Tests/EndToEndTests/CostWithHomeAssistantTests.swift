@@ -41,18 +41,13 @@ struct CostWithHomeAssistantTests {
 
     @Test("A price that changes during the cycle: its cost is the integral of power × price, within a cent")
     func dynamicTariff() async throws {
-        func watts(_ value: Double) async throws {
-            let (status, body) = try await ha.callService(
-                "input_number", "set_value", ["entity_id": "input_number.washer_plug_watts", "value": value])
-            #expect(status == 200, "\(String(decoding: body, as: UTF8.self))")
-        }
         // A price high enough that a few seconds at 3 kW cost euros: a cent is then a test.
         func price(_ value: Double) async throws {
             let status = try await ha.setState("sensor.electricity_price", String(value),
                                                attributes: ["unit_of_measurement": "EUR/kWh", "device_class": "monetary"])
             #expect(status == 200 || status == 201)
         }
-        try await watts(0.5)
+        try await ha.setWatts("washer_plug", 0.5)
         try await price(150)
         let database = scratch.path + "/history.sqlite"
         let path = scratch.write("cycletrack.json", """
@@ -67,18 +62,18 @@ struct CostWithHomeAssistantTests {
         #expect(check.stdout.contains("time zone") && check.stdout.contains("TZ=Bogus/Zone"), "\(check.stdout)")
         let service = try CycletrackProcess(["run", "--config", path, "--db", database], environment: ["CYCLETRACK_LOG": "debug"])
         #expect(service.waitForLog("event=tracking appliance=plug_washer", timeout: 60), "\(service.stderrSoFar)")
-        try await watts(3000)
+        try await ha.setWatts("washer_plug", 3000)
         #expect(service.waitForLog("event=cycle_started", timeout: 30), "\(service.stderrSoFar)")
         // Each reading held until the service has read it in two polls (1 s apart) after the
         // one that saw it: a few seconds each, the cost a few euros.
         try await service.waitForPolls(3)
         try await price(600)
         try await service.waitForPolls(3)
-        try await watts(1200)
+        try await ha.setWatts("washer_plug", 1200)
         try await service.waitForPolls(3)
         try await price(90)
         try await service.waitForPolls(3)
-        try await watts(0.5)
+        try await ha.setWatts("washer_plug", 0.5)
         #expect(service.waitForLog("event=cycle_ended", timeout: 60), "\(service.stderrSoFar)")
         service.signal(SIGTERM)
         #expect(service.wait(timeout: 15).status == 0)

@@ -54,18 +54,24 @@ struct HistoryServerStreamEndTests {
         return String(decoding: response, as: UTF8.self)
     }
 
-    @Test("An ended stream's client reads the last chunk; one still open is cut", arguments: [true, false])
-    func streamEndsBeforeTheServerStops(ended: Bool) throws {
-        let source = Source()
+    /// A server streaming `source`, and a client whose stream began.
+    static func streaming(_ source: Source) throws -> (HistoryServer, Int32) {
         let server = try HistoryServer(.init(listen: "127.0.0.1", port: 0), respond: { _ in
             HistoryResponse(status: 200, contentType: "text/event-stream", body: "", stream: source)
         })
         let socket = try LoopbackSocket.connect(port: server.port)
-        defer { close(socket) }
         let request = Array("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var first = [UInt8](repeating: 0, count: 4_096)
         #expect(recv(socket, &first, first.count, 0) > 0, "the stream began")
+        return (server, socket)
+    }
+
+    @Test("An ended stream's client reads the last chunk; one still open is cut", arguments: [true, false])
+    func streamEndsBeforeTheServerStops(ended: Bool) throws {
+        let source = Source()
+        let (server, socket) = try Self.streaming(source)
+        defer { close(socket) }
         #expect(server.openStreams == 1)
         if ended { source.end() }
         server.stop(lettingStreamsEndWithin: ended ? 30 : 0.2)
@@ -87,15 +93,8 @@ struct HistoryServerStreamEndTests {
     @Test("While the streams end, a client connecting is refused at once, not given a stream that would be cut")
     func aStoppingServerRefusesNewClients() throws {
         let source = Source()
-        let server = try HistoryServer(.init(listen: "127.0.0.1", port: 0), respond: { _ in
-            HistoryResponse(status: 200, contentType: "text/event-stream", body: "", stream: source)
-        })
-        let socket = try LoopbackSocket.connect(port: server.port)
+        let (server, socket) = try Self.streaming(source)
         defer { close(socket) }
-        let request = Array("GET /api/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        var first = [UInt8](repeating: 0, count: 4_096)
-        #expect(recv(socket, &first, first.count, 0) > 0, "the stream began")
         #expect(!Self.refuses(server.port), "a running server accepts")
 
         let stopped = DispatchSemaphore(value: 0)
