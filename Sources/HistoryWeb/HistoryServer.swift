@@ -44,9 +44,12 @@ public final class HistoryServer: Sendable {
         public var requestDeadlineSeconds = 10
         /// Bytes per connection for the request line, headers and buffers.
         public var connectionMemory = 32 * 1024
-        /// Seconds a connection may stay idle (or half-sent) before it is closed; an
-        /// event stream has none (it watches its client itself).
-        public var timeoutSeconds = 5
+        /// Seconds a connection may stay idle before it is closed: longer than an event
+        /// stream's quiet spells (a keepalive every 15 s). An event stream is set to have
+        /// none (it watches its client itself), but libmicrohttpd 1.0 (Debian 13) applies
+        /// this one to it anyway; at 5 s it cut every stream at its first keepalive. A
+        /// half-sent request is closed by `requestDeadlineSeconds` well before.
+        public var timeoutSeconds = 30
         /// The largest request body taken (`PATCH`, `POST`); a larger one gets 413.
         public var bodyLimit = 16 * 1024
         /// Path prefixes any client may reach despite `allow` (the local API, `/api/`,

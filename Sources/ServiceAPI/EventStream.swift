@@ -19,7 +19,10 @@ final class EventStream: ResponseStream {
         var quietSince = Date()
     }
 
-    init(subscription: EventSubscription, snapshot: JSONObject, keepaliveSeconds: Double = 15) {
+    /// The longest a stream stays quiet: then a keepalive goes out.
+    static let defaultKeepaliveSeconds = 15.0
+
+    init(subscription: EventSubscription, snapshot: JSONObject, keepaliveSeconds: Double = EventStream.defaultKeepaliveSeconds) {
         self.subscription = subscription
         self.keepaliveSeconds = keepaliveSeconds
         first = Array(Self.frame("snapshot", snapshot).utf8)

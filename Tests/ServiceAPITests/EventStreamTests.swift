@@ -33,6 +33,14 @@ import Testing
         #expect(link.subscribe() == nil, "no stream opens once the service stops")
     }
 
+    /// libmicrohttpd 1.0 (Debian 13) holds a stream to the server's idle timeout whatever the
+    /// stream's own setting: it must outlast the quiet between keepalives, with room to spare.
+    /// (On that library, end to end: test_quiet_stream.py in the integration's tests.)
+    @Test func theServersIdleTimeoutOutlastsTheQuietBetweenKeepalives() {
+        let settings = HistoryServer.Settings(listen: "127.0.0.1", port: 0)
+        #expect(Double(settings.timeoutSeconds) >= 2 * EventStream.defaultKeepaliveSeconds)
+    }
+
     @Test func theStreamLimitHolds() throws {
         let link = ServiceLink(version: "0.2.0", instanceID: "instance", streamLimit: 2)
         let first = try #require(link.subscribe())
