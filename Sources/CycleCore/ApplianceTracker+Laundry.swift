@@ -18,14 +18,16 @@ extension ApplianceTracker {
     }
 
     private mutating func stopReminders(at now: Date, because why: String, budget: DailyBudget) -> [TrackerEffect]? {
+        let emptied: [TrackerEffect] = awaitsUnloading ? [.unloaded(at: now)] : []
+        awaitsUnloading = false
         // A running cycle's anomaly alert is not about unloading.
         if let kind = held?.kind, kind != .progress {
             var budget = budget
             reminder = nil
-            return dropHeld(at: now, because: why, budget: &budget)
+            return emptied + dropHeld(at: now, because: why, budget: &budget)
         }
-        guard let next = reminder else { return nil }
+        guard let next = reminder else { return emptied.isEmpty ? nil : emptied }
         reminder = nil
-        return [.waiting(kind: .reminder, at: now, reason: "unload reminder \(next.sent + 1)" + TrackerEffect.droppedMark + why)]
+        return emptied + [.waiting(kind: .reminder, at: now, reason: "unload reminder \(next.sent + 1)" + TrackerEffect.droppedMark + why)]
     }
 }

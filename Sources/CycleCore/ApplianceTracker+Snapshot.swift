@@ -18,6 +18,8 @@ extension ApplianceTracker {
         var waiting: DelayedStart?
         /// The last error event of the appliance's reason entity; absent in older snapshots.
         var errorEvent: ErrorEvent?
+        /// True while a finished cycle waits to be unloaded; absent when not, and in older snapshots.
+        var awaitsUnloading: Bool?
 
         /// What a smart plug learned of itself (nil: not a plug).
         public var plugSignature: PlugSignature? { power?.signature }

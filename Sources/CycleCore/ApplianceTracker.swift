@@ -9,6 +9,10 @@ public struct ApplianceTracker: Sendable {
     var machine = CycleMachine()
     var planner = PushPlanner()
     var reminder: UnloadReminder?
+    /// A finished cycle waits to be unloaded: from its end behind a closed door (or none
+    /// reported) until the door opens, *Unloaded* is said, the linked dryer starts or a
+    /// new cycle does; with or without reminders (docs/PUSHES.md, "Unload reminder").
+    public internal(set) var awaitsUnloading = false
     private var doorClosed: Bool?
     /// The last error event the reason entity showed (`ErrorEvent`).
     private var errorEvent: ErrorEvent?
@@ -33,6 +37,7 @@ public struct ApplianceTracker: Sendable {
         machine = snapshot.machine
         planner = snapshot.planner
         reminder = snapshot.reminder
+        awaitsUnloading = snapshot.awaitsUnloading ?? false
         doorClosed = snapshot.doorClosed
         errorEvent = snapshot.errorEvent
         power = snapshot.power ?? PowerCycleDetector()
@@ -43,7 +48,8 @@ public struct ApplianceTracker: Sendable {
     /// The state to store so that a restarted service carries on where this one was.
     public var snapshot: Snapshot {
         Snapshot(machine: machine, planner: planner, reminder: reminder, doorClosed: doorClosed,
-                 power: settings.profile == .plug ? power : nil, held: held, waiting: waiting, errorEvent: errorEvent)
+                 power: settings.profile == .plug ? power : nil, held: held, waiting: waiting, errorEvent: errorEvent,
+                 awaitsUnloading: awaitsUnloading ? true : nil)
     }
 
     /// The open cycle, if any.
@@ -122,6 +128,7 @@ public struct ApplianceTracker: Sendable {
             doorClosed = closed
             if !closed {
                 reminder = nil
+                awaitsUnloading = false
                 effects += doorOpened(at: observation.at, budget: &budget)
             }
         }
@@ -147,37 +154,6 @@ public struct ApplianceTracker: Sendable {
         case .tick(let now): advance(to: now, budget: budget, audience: audience)
         }
     }
-
-    /// The settings changed while the service runs (the local API): the open cycle's
-    /// steps are planned again from them and an armed unload reminder is timed by them,
-    /// while everything else of the cycle stays. Switching `live_activity` off ends a
-    /// running Live Activity with a clear, now.
-    public mutating func retune(_ settings: ApplianceSettings, at now: Date, budget: DailyBudget) -> [TrackerEffect] {
-        let before = self.settings
-        self.settings = settings
-        planner.retune(settings)
-        if var waiting = reminder, before.unloadReminderMinutes != settings.unloadReminderMinutes {
-            let interval = UnloadReminder.interval(settings: settings, program: waiting.program)
-            if let interval, waiting.sent == 0 { waiting.due = max(now, waiting.endedAt.addingTimeInterval(interval)) }
-            reminder = interval == nil ? nil : waiting
-        }
-        guard before.liveActivity, !settings.liveActivity else { return [] }
-        var budget = budget
-        return endWait(at: now, budget: &budget) + endActivity(at: now, reason: "clear: live activity off", budget: budget)
-    }
-
-    /// Ends the open cycle's Live Activity now with one clear; the cycle itself runs on
-    /// with no more live calls. Nothing when no activity shows (see `hasLiveActivity`).
-    public mutating func endActivity(at now: Date, reason: String = "clear: asked", budget: DailyBudget) -> [TrackerEffect] {
-        guard var cycle = machine.cycle else { return [] }
-        var budget = budget
-        let effects = planner.endActivity(&cycle, at: now, reason: reason, settings: settings, budget: &budget)
-        machine.cycle = cycle
-        return effects
-    }
-
-    /// Whether a Live Activity shows for the open cycle: its start went out and it was not ended early.
-    public var hasLiveActivity: Bool { machine.cycle.map { planner.hasActivity($0) } ?? false }
 
     /// Someone came home or left: a waiting notice may go out now.
     public mutating func reconsider(at now: Date, budget: DailyBudget, audience: Audience = Audience()) -> [TrackerEffect] {
@@ -352,6 +328,7 @@ public struct ApplianceTracker: Sendable {
             return [.warning(text)]
         case .started(var cycle):
             reminder = nil
+            awaitsUnloading = false
             var effects = dropHeld(at: cycle.startedAt, because: "a new cycle started", budget: &budget)
             budget.openCycles += 1
             effects.append(.cycleStarted(at: cycle.startedAt, program: cycle.program))
@@ -388,10 +365,12 @@ public struct ApplianceTracker: Sendable {
                     history.addDuration(endedAt.timeIntervalSince(cycle.startedAt), program: program)
                 }
                 // Behind a closed door, or on an appliance that reports no door (a plug):
-                // its *Unloaded* button stops them (`UnloadedAction`).
-                if !cycle.silent, doorClosed != false,
-                   let interval = UnloadReminder.interval(settings: settings, program: cycle.program) {
-                    reminder = UnloadReminder(endedAt: endedAt, program: cycle.program, due: endedAt.addingTimeInterval(interval))
+                // its *Unloaded* button stops the reminders (`UnloadedAction`).
+                if !cycle.silent, doorClosed != false {
+                    awaitsUnloading = true
+                    if let interval = UnloadReminder.interval(settings: settings, program: cycle.program) {
+                        reminder = UnloadReminder(endedAt: endedAt, program: cycle.program, due: endedAt.addingTimeInterval(interval))
+                    }
                 }
             }
             return effects

@@ -261,7 +261,7 @@ public struct Household: Sendable {
                 countedCalls += 1
             case .cycleEnded:
                 ended = members[applianceID]?.tracker.lastEndedCycle
-            case .cycleStarted, .heldBack, .waiting, .warning:
+            case .cycleStarted, .heldBack, .waiting, .warning, .unloaded:
                 break
             }
         }

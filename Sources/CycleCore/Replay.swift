@@ -158,7 +158,7 @@ public enum Replay {
                 cycles[last].endedAt = at
                 cycles[last].outcome = outcome
                 cycles[last].program = step.ended?.program
-            case .heldBack, .waiting, .warning:
+            case .heldBack, .waiting, .warning, .unloaded:
                 break
             }
         }

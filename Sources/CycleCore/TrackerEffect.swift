@@ -19,6 +19,10 @@ public enum TrackerEffect: Sendable, Equatable {
     /// (docs/PUSHES.md, "Quiet hours", "Presence").
     case waiting(kind: CallKind, at: Date, reason: String)
     case cycleEnded(at: Date, outcome: CycleOutcome)
+    /// A finished cycle's appliance no longer awaits unloading: *Unloaded* was said, or
+    /// its dryer started (`ApplianceTracker.awaitsUnloading`). Nothing to send; the
+    /// caller stores the tracker's state with it.
+    case unloaded(at: Date)
     /// Something odd in the input, e.g. an unrecognised operation state.
     case warning(String)
 }

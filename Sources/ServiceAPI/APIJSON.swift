@@ -35,6 +35,7 @@ enum APIJSON {
             ("finish", time(appliance.finish)), ("started_at", time(appliance.startedAt)),
             ("pushes_this_cycle", .int(appliance.pushes ?? 0)),
             ("live_activity_shown", .bool(appliance.liveActivityShown)),
+            ("awaits_unloading", .bool(appliance.awaitsUnloading)),
             ("last_cycle", last),
             ("energy_total_kwh", .double(appliance.energyTotal)),
             ("icon", .string(appliance.icon)),

@@ -116,13 +116,15 @@ import Testing
         #expect(Self.washerCalls(result).map(\.kind) == [.end, .reminder], "the first at 90; none from 100 on")
         #expect(Self.washerCalls(result).last?.at == minute(90))
         #expect(result.cycles.map(\.applianceID) == ["washer", "dryer"])
-        // A step of the washer's beside the dryer's start, with an effect, so that `run` saves its state with it.
-        guard case .waiting(.reminder, minute(100), let reason)? = stopStep.first, stopStep.count == 1 else {
-            Issue.record("expected one dropped reminder, found \(stopStep)")
+        // A step of the washer's beside the dryer's start, with effects, so that `run` saves its
+        // state with it: the washer was unloaded, and its next reminder dropped.
+        guard stopStep.count == 2, stopStep.first == .unloaded(at: minute(100)),
+              case .waiting(.reminder, minute(100), let reason) = stopStep[1] else {
+            Issue.record("expected unloaded, then one dropped reminder, found \(stopStep)")
             return
         }
         #expect(reason == "unload reminder 2: dropped, the dryer started")
-        #expect(stopStep.first?.dropsNotice == true)
+        #expect(stopStep[1].dropsNotice == true)
     }
 
     @Test func aDryerStartingBeforeTheWasherEndsChangesNothing() throws {

@@ -117,6 +117,7 @@ import Testing
         case .cycleStarted: "started"
         case .cycleEnded(_, let outcome): "ended \(outcome.rawValue)"
         case .warning(let text): "warning \(text)"
+        case .unloaded: "unloaded"
         }
     }
 }

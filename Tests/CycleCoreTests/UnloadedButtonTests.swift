@@ -57,8 +57,10 @@ import Testing
         let steps = household.handle(.unloaded("washer", at: minute(95)))
         #expect(steps.map(\.applianceID) == ["washer"])
         #expect(steps.flatMap(\.effects) == [
+            .unloaded(at: minute(95)),
             .waiting(kind: .reminder, at: minute(95), reason: "unload reminder 2" + TrackerEffect.droppedMark + "marked unloaded"),
         ])
+        #expect(household.tracker("washer")?.awaitsUnloading == false)
         #expect(household.nextDeadline == nil)
         #expect(household.handle(.tick(minute(300))).flatMap(\.effects).kinds.isEmpty)
 
@@ -77,7 +79,7 @@ import Testing
                                            delivery: quiet())
         #expect(household.budget(at: end).reserve == 1, "the end waits")
         let steps = household.handle(.unloaded("washer", at: end.addingTimeInterval(3600)))
-        #expect(steps.flatMap(\.effects).map(\.dropsNotice) == [true])
+        #expect(steps.flatMap(\.effects).map(\.dropsNotice) == [false, true], "unloaded, then the end dropped")
         #expect(household.budget(at: end.addingTimeInterval(3600)).reserve == 0)
         #expect(household.handle(.tick(end.addingTimeInterval(12 * 3600))).flatMap(\.effects).kinds.isEmpty,
                 "neither the end nor a reminder in the morning")
@@ -89,5 +91,37 @@ import Testing
         #expect(UnloadedAction.applianceID(of: "CYCLETRACK_UNLOADED_") == nil)
         #expect(UnloadedAction.applianceID(of: "SUPERNOTIFY_SNOOZE_EVERYONE_CAMERA_camera.door") == nil)
         #expect(UnloadedAction.applianceID(of: "cycletrack_unloaded_washer") == nil)
+    }
+
+    @Test func aFinishedCycleAwaitsUnloadingUntilTheDoorOpensOrANewCycleStarts() throws {
+        // Behind a closed door: from the end until the door opens.
+        let opened = try Self.household(washerTrace(until: 80) { $0 >= 80 ? "open" : "closed" })
+        var household = try Self.household(washerTrace(until: 70))
+        #expect(household.tracker("washer")?.awaitsUnloading == true)
+        #expect(opened.tracker("washer")?.awaitsUnloading == false)
+        // A dishwasher without reminders awaits it too; a new cycle ends the wait.
+        let dishwasher = ApplianceSettings(id: "washer", name: "Dishwasher")
+        let eco = washerTrace(until: 70).map { $0.replacing(cotton, with: eco50) }
+        var quiet = try Self.household(eco, settings: dishwasher)
+        #expect(quiet.tracker("washer")?.awaitsUnloading == true)
+        #expect(quiet.nextDeadline == nil, "no reminder")
+        let again = try #require(try Replay.observations(lines: numbered([washerTrace()[0]])).observations.first)
+        _ = quiet.handle(.observed("washer", Observation(at: minute(100), raw: again.raw)))
+        #expect(quiet.tracker("washer")?.awaitsUnloading == false)
+        // Nor after a cycle that did not finish.
+        let aborted = try Self.household(washerTrace(end: "aborting", until: 70))
+        #expect(aborted.tracker("washer")?.awaitsUnloading == false)
+
+        // Kept across a restart; a snapshot from before it existed reads as not waiting.
+        let saved = try #require(household.saved("washer"))
+        let json = try #require(String(data: try JSONEncoder().encode(saved), encoding: .utf8))
+        #expect(json.contains(#""awaitsUnloading":true"#))
+        let restored = ApplianceTracker(settings: .washer(), restoring: try JSONDecoder().decode(ApplianceTracker.Snapshot.self, from: Data(json.utf8)))
+        #expect(restored.awaitsUnloading)
+        let older = json.replacing(#","awaitsUnloading":true"#, with: "").replacing(#""awaitsUnloading":true,"#, with: "")
+        let before = ApplianceTracker(settings: .washer(), restoring: try JSONDecoder().decode(ApplianceTracker.Snapshot.self, from: Data(older.utf8)))
+        #expect(!before.awaitsUnloading)
+        _ = household.handle(.unloaded("washer", at: minute(75)))
+        #expect(household.tracker("washer")?.awaitsUnloading == false)
     }
 }

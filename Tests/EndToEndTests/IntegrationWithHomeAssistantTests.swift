@@ -269,7 +269,8 @@ struct IntegrationWithHomeAssistantTests {
         }
         // With a switch or number per setting the service declares as an entity (ApplianceSetting.declared).
         let keys = ["cycle_state", "program", "progress", "finish", "last_cycle_duration", "last_cycle_energy", "energy",
-                    "running", "cycle", "progress_step", "fine_from", "fine_step", "end_activity", "unloaded"]
+                    "running", "awaits_unloading", "cycle", "progress_step", "fine_from", "fine_step", "end_activity",
+                    "unloaded"]
             + ApplianceSetting.declared.map(\.entityKey)
         for key in keys { #expect(try entity(key)["device_id"] as? String == dishwasherDevice, "\(key) on the dishwasher") }
         #expect(ours.allSatisfy { ($0["unique_id"] as? String)?.hasPrefix(instanceID + "_") == true })

@@ -1,4 +1,4 @@
-"""Binary sensors: whether an appliance runs a cycle."""
+"""Binary sensors: whether an appliance runs a cycle, and whether it waits to be unloaded."""
 
 from __future__ import annotations
 
@@ -20,9 +20,11 @@ async def async_setup_entry(
     entry: CycletrackConfigEntry,
     async_add_entities: AddConfigEntryEntitiesCallback,
 ) -> None:
-    """Add each appliance's running sensor."""
+    """Add each appliance's running and awaiting-unloading sensors."""
     async_add_appliance_entities(
-        entry, async_add_entities, lambda c, appliance_id: [RunningSensor(c, appliance_id)]
+        entry,
+        async_add_entities,
+        lambda c, appliance_id: [RunningSensor(c, appliance_id), AwaitsUnloadingSensor(c, appliance_id)],
     )
 
 
@@ -39,3 +41,16 @@ class RunningSensor(CycletrackApplianceEntity, BinarySensorEntity):
     def is_on(self) -> bool:
         """The appliance's `running`."""
         return self.appliance.running
+
+
+class AwaitsUnloadingSensor(CycletrackApplianceEntity, BinarySensorEntity):
+    """On from a finished cycle's end until the appliance is unloaded (door, button, dryer, next cycle)."""
+
+    def __init__(self, coordinator: CycletrackCoordinator, appliance_id: str) -> None:
+        """Return the `awaits_unloading` entity of an appliance."""
+        super().__init__(coordinator, appliance_id, "awaits_unloading")
+
+    @property
+    def is_on(self) -> bool:
+        """The appliance's `awaits_unloading`."""
+        return self.appliance.awaits_unloading

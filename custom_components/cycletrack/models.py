@@ -170,6 +170,8 @@ class Appliance:
     # The open cycle shows a Live Activity that can be ended (a service before 0.3
     # doesn't say: taken as shown, so the button stays as it was).
     live_activity_shown: bool
+    # A finished cycle waits to be unloaded (a service before 0.3 doesn't say: taken as not).
+    awaits_unloading: bool
     last_cycle: LastCycle | None
     energy_total_kwh: float | None
     settings: Settings
@@ -196,6 +198,7 @@ class Appliance:
             started_at=_time(body.get("started_at"), f"{where}.started_at"),
             pushes_this_cycle=int(body.get("pushes_this_cycle") or 0),
             live_activity_shown=bool(body.get("live_activity_shown", True)),
+            awaits_unloading=bool(body.get("awaits_unloading", False)),
             last_cycle=None if last is None else LastCycle.from_dict(last, f"{where}.last_cycle"),
             energy_total_kwh=_number(body.get("energy_total_kwh"), f"{where}.energy_total_kwh"),
             settings=Settings.from_dict(_field(body, "settings", where), f"{where}.settings"),

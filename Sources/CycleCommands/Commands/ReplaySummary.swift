@@ -107,7 +107,7 @@ enum ReplaySummary {
                     held.append("  \(clock(at)) \(kind.rawValue) (\(reason)): \(why)")
                 case .waiting(let kind, let at, let reason):
                     waiting.append("  \(clock(at)) \(kind.rawValue) (\(reason))")
-                case .warning:
+                case .warning, .unloaded:
                     break
                 }
             }

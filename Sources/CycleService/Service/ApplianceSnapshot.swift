@@ -40,4 +40,6 @@ public struct ApplianceSnapshot: Sendable, Equatable {
     public var settings: ApplianceSettings
     /// Whether a Live Activity shows for the open cycle now.
     public var liveActivityShown: Bool
+    /// Whether a finished cycle waits to be unloaded (`ApplianceTracker.awaitsUnloading`).
+    public var awaitsUnloading = false
 }

@@ -80,6 +80,7 @@ struct ApplianceSnapshots: Equatable {
             running: cycle != nil, program: program, progress: status.progress, finish: status.finishTime,
             startedAt: cycle?.startedAt, pushes: cycle?.calls, lastCycle: lastCycle, energyTotal: energyTotals[id] ?? 0,
             icon: settings.icon ?? ApplianceIcon.guess(programKey: program ?? previous?.program, name: settings.name),
-            settings: settings, liveActivityShown: tracker?.hasLiveActivity ?? false)
+            settings: settings, liveActivityShown: tracker?.hasLiveActivity ?? false,
+            awaitsUnloading: tracker?.awaitsUnloading ?? false)
     }
 }

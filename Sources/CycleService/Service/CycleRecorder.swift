@@ -191,7 +191,8 @@ public final class CycleRecorder {
             case .waiting(let kind, let at, let reason):
                 _ = try store.recordPush(cycleID: owner, applianceID: id, at: at, kind: kind, reason: reason, body: "{}",
                                          status: effect.dropsNotice ? .dropped : .held)
-            case .warning:
+            case .warning, .unloaded:
+                // Nothing of its own to store: the tracker's state is saved with the step.
                 break
             }
         }
@@ -250,7 +251,8 @@ extension [TrackerEffect] {
     var firstTime: Date? {
         for effect in self {
             switch effect {
-            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _), .waiting(_, let at, _): return at
+            case .cycleStarted(let at, _), .cycleEnded(let at, _), .heldBack(_, let at, _), .waiting(_, let at, _),
+                 .unloaded(let at): return at
             case .call(let call): return call.at
             case .warning: continue
             }

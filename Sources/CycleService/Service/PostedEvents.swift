@@ -36,7 +36,7 @@ enum PostedEvents {
                 guard let anomaly = call.anomaly, noted.insert(call.reason).inserted else { return nil }
                 return event(Self.anomaly, notice(id, name: name, kind: call.kind, at: call.at, reason: call.reason)
                     + [("anomaly", .string(anomaly))])
-            case .warning:
+            case .warning, .unloaded:
                 return nil
             }
         }

@@ -326,7 +326,7 @@ public actor Runner {
                 if warned.insert(id + "\u{1F}" + message).inserted {
                     parts.log.warning("appliance_warning", ["appliance": id, "message": message, "shown": "once"])
                 }
-            case .call:
+            case .call, .unloaded:
                 break
             }
         }

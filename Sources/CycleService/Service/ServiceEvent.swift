@@ -37,7 +37,8 @@ public enum ServiceEvent: Sendable, Equatable {
                 case .heldBack(let kind, let at, let reason), .waiting(let kind, let at, let reason):
                     // A notice waiting out quiet hours or for someone home is held back for now.
                     events.append(.pushHeldBack(appliance: id, kind: kind, reason: reason, at: at))
-                case .warning:
+                case .warning, .unloaded:
+                    // The `appliance` event that follows says `awaits_unloading`.
                     break
                 }
             }

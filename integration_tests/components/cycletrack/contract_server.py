@@ -42,6 +42,7 @@ def appliance_body(appliance_id: str, name: str, device_id: str | None = None) -
         "started_at": None,
         "pushes_this_cycle": 0,
         "live_activity_shown": False,
+        "awaits_unloading": False,
         "last_cycle": None,
         "energy_total_kwh": 0.0,
         "settings": {
@@ -244,6 +245,7 @@ class ContractServer:
         if (appliance := self._find(request)) is None:
             return error(404, "not_found", f"no appliance '{request.match_info['id']}'")
         self.unloaded.append(appliance["id"])
+        self.update_appliance(appliance["id"], awaits_unloading=False)
         return web.json_response({"accepted": True}, status=202)
 
     async def _announce(self, request: web.Request) -> web.Response:

@@ -35,6 +35,7 @@ APPLIANCE_KEYS = {
     ("sensor", "last_cycle_energy"),
     ("sensor", "energy"),
     ("binary_sensor", "running"),
+    ("binary_sensor", "awaits_unloading"),
     ("event", "cycle"),
     ("number", "progress_step"),
     ("number", "fine_from"),
@@ -213,15 +214,21 @@ async def test_button_ends_the_activity(
 async def test_unloaded_button_tells_the_service(
     hass: HomeAssistant, service: ServiceUnderTest, loaded_entry: MockConfigEntry
 ) -> None:
-    """The button is always there: each press tells the service, which stops the reminders."""
+    """A finished cycle needs unloading until the button says so; each press tells the service."""
     appliance = service.own_appliance
     button_id = entity_id(hass, service, "button", appliance, "unloaded")
+    waits_id = entity_id(hass, service, "binary_sensor", appliance, "awaits_unloading")
     assert hass.states.get(button_id).state != STATE_UNAVAILABLE
+    assert hass.states.get(waits_id).state == STATE_OFF
+    running_id = entity_id(hass, service, "binary_sensor", appliance, "running")
     await service.start_cycle(appliance, "Cotton", 10)
+    await wait_until(hass, lambda: hass.states.get(running_id).state == STATE_ON, "the cycle runs")
     await service.finish_cycle(appliance)
+    await wait_until(hass, lambda: hass.states.get(waits_id).state == STATE_ON, "the finished cycle needs unloading")
     # The press returns once the service answered, which it does once its loop took it.
     await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
     assert await service.unloaded(appliance) == 1
+    await wait_until(hass, lambda: hass.states.get(waits_id).state == STATE_OFF, "unloaded")
     await hass.services.async_call("button", SERVICE_PRESS, {ATTR_ENTITY_ID: button_id}, blocking=True)
     assert await service.unloaded(appliance) == 2, "a second press is taken too"
 
