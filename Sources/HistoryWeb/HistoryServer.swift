@@ -212,7 +212,7 @@ public final class HistoryServer: Sendable {
     /// Takes the listening socket from libmicrohttpd and shuts it down, which on Linux
     /// takes it out of listening: a client connecting from now on is refused, while the
     /// connections already accepted go on.
-    private func refuseNewConnections() {
+    func refuseNewConnections() {
         running.withLock { running in
             guard running.listener < 0, let pointer = OpaquePointer(bitPattern: running.daemon) else { return }
             let listener = MHD_quiesce_daemon(pointer)
