@@ -69,10 +69,9 @@ extension Runner {
             parts.log.info("activity_ended", ["appliance": id, "by": "api"])
         case .unloaded(let id):
             guard household.follows(id) else { return .unknownAppliance }
-            guard await drive(.unloaded(id, at: parts.clock.now())) != .refused else {
+            guard await markUnloaded(id, by: "api") else {
                 return .refused("the history database refused the change; the reminders go on")
             }
-            parts.log.info("unloaded", ["appliance": id, "by": "api"])
         case .changeDelivery(let change):
             return await changeDelivery(change)
         case .integration(let configured):

@@ -133,10 +133,17 @@ extension Runner {
     /// reminders stop. One the store refused waits for the next turn it allows.
     func takeUnloaded() async {
         while let id = feed.unloaded.first {
-            guard await drive(.unloaded(id, at: parts.clock.now())) != .refused else { return }
+            guard await markUnloaded(id, by: "notification") else { return }
             feed.unloaded.removeFirst()
-            parts.log.info("unloaded", ["appliance": id, "by": "notification"])
         }
+    }
+
+    /// One appliance was unloaded (its button, or the local API): recorded, then logged;
+    /// false when the store refused it (nothing changed).
+    func markUnloaded(_ id: String, by source: String) async -> Bool {
+        guard await drive(.unloaded(id, at: parts.clock.now())) != .refused else { return false }
+        parts.log.info("unloaded", ["appliance": id, "by": source])
+        return true
     }
 
     /// True when every followed entity of each appliance touched by `entities` is among them.
