@@ -150,11 +150,11 @@ struct RunnerEventsPeerTests {
         standIn.scriptServiceStatuses([401, 200, 401])
         let events = ScriptedEvents()
         let capture = LogCapture()
-        let (runner, task) = try Self.runner(standIn, events: events, capture: capture, fixture: fixture) {
+        let (_, task) = try Self.runner(standIn, events: events, capture: capture, fixture: fixture) {
             $0.activePollSeconds = 3600
             $0.idlePollSeconds = 3600
         }
-        try await eventually("the full read") { await runner.polls == 1 }
+        try await eventually("the full read answered") { capture.count("polled") == 1 }
         events.send(.states([Self.operation: EntityState(state: "run"), Self.progress: EntityState(state: "10", unit: "%")]))
         try await eventually("the start") { standIn.notifyCalls.count == 1 }
         events.send(.states([Self.operation: EntityState(state: "finished"), Self.progress: EntityState(state: "100", unit: "%")]))
@@ -171,10 +171,10 @@ struct RunnerEventsPeerTests {
         standIn.set(entity: Self.operation, state: "ready")
         let events = ScriptedEvents()
         let capture = LogCapture()
-        let (runner, task) = try Self.runner(standIn, events: events, capture: capture, fixture: fixture) {
+        let (_, task) = try Self.runner(standIn, events: events, capture: capture, fixture: fixture) {
             $0.resubscribeBackoffSeconds = 0.05
         }
-        try await eventually("the full read") { await runner.polls == 1 }
+        try await eventually("the full read answered") { capture.count("polled") == 1 }
         events.drop()
         try await eventually("a second subscription") { capture.count("events_connected") == 2 }
         task.cancel()

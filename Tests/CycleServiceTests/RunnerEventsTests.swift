@@ -59,7 +59,7 @@ import Testing
         let capture = LogCapture()
         let (runner, task) = try start(standIn, events: events, fixture: fixture, capture: capture)
         try await until("the subscription") { events.subscriptions == 1 }
-        try await until("the full read") { await runner.polls == 1 }
+        try await until("the full read answered") { capture.count("polled") == 1 }
         dishwasher(standIn, "run", progress: "12")
         events.send(.states(["sensor.dw_operation_state": EntityState(state: "run", unit: nil),
                              "sensor.dw_progress": EntityState(state: "12", unit: "%")]))
@@ -85,8 +85,8 @@ import Testing
         dishwasher(standIn, "ready")
         let capture = LogCapture()
         let events = ScriptedEvents()
-        let (runner, task) = try start(standIn, events: events, fixture: fixture, capture: capture, burstWaitSeconds: 3600)
-        try await until("the full read") { await runner.polls == 1 }
+        let (_, task) = try start(standIn, events: events, fixture: fixture, capture: capture, burstWaitSeconds: 3600)
+        try await until("the full read answered") { capture.count("polled") == 1 }
         dishwasher(standIn, "run", progress: "12")
         events.send(.states(["sensor.dw_operation_state": EntityState(state: "run", unit: nil)]))
         events.send(.states(["sensor.dw_progress": EntityState(state: "12", unit: "%")], endsBatch: true))
@@ -108,7 +108,8 @@ import Testing
         let capture = LogCapture()
         let (runner, task) = try start(standIn, events: events, fixture: fixture, capture: capture)
         try await until("the subscription") { events.subscriptions == 1 }
-        try await until("the full read") { await runner.polls == 1 }
+        // Answered, not only started: a read under way could see the start below itself.
+        try await until("the full read answered") { capture.count("polled") == 1 }
         // HA goes away (no close frame, say); meanwhile the cycle starts.
         dishwasher(standIn, "run", progress: "3")
         events.drop()
